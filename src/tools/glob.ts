@@ -1,0 +1,116 @@
+// glob: find files by name pattern with fast-glob, newest first.
+import path from "node:path";
+import fg from "fast-glob";
+import type { Workspace } from "../workspace.js";
+import { MAX_RESULT_LINES, checkSearchPath, fail, ok, type Tool } from "./tool.js";
+
+/** Patterns whose braces would expand to more alternatives than this are refused. */
+export const MAX_BRACE_EXPANSION = 1000;
+
+interface Args { pattern: string; path?: string }
+
+export const glob: Tool<Args> = {
+  name: "glob",
+  description:
+    `Find files (not directories) whose path matches a glob pattern, e.g. "**/*.ts" or "src/**/test_*.py". ` +
+    `Results are sorted by modification time, newest first, at most ${MAX_RESULT_LINES}; ` +
+    `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
+    `Use it to locate files by name; use grep to search their contents.`,
+  input_schema: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: "glob pattern, relative to path (e.g. **/*.ts)" },
+      path: { type: "string", description: 'directory to search in, relative to the workspace root (default ".")' },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+
+  async run({ pattern, path: input = "." }, { workspace }) {
+    const problem = checkPattern(pattern);
+    if (problem) return fail(problem);
+    const resolved = workspace.resolveInWorkspace(input);
+    if (!resolved.ok) return fail(resolved.error);
+    const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
+    if (error) return fail(error);
+
+    let found: FoundFiles;
+    try {
+      found = await findNewestFiles(workspace, resolved.rel, pattern);
+    } catch (error) {
+      return fail(`glob pattern "${pattern}" could not be used: ${(error as Error).message}`);
+    }
+    const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
+    if (found.total === 0) return ok(`No files match "${pattern}"${where}.`, "no files");
+
+    const lines = found.newest.map((file) => file.rel);
+    if (found.total > lines.length) {
+      lines.push(`(showing the ${lines.length} newest of ${found.total} files; use a narrower pattern or path to see others)`);
+    }
+    const summary = `${found.total} file${found.total === 1 ? "" : "s"}`;
+    return ok(lines.join("\n"), summary);
+  },
+};
+
+/** Refuses patterns that could reach outside the workspace or expand without bound. */
+export function checkPattern(pattern: string, argName = "pattern"): string | null {
+  if (pattern === "") return `${argName} must not be empty`;
+  if (pattern.includes("\0")) return `${argName} must not contain a NUL byte`;
+  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]/.test(pattern)) return `${argName} "${pattern}" must be relative to the workspace, not absolute`;
+  if (pattern.startsWith("~")) return `${argName} "${pattern}": "~" is not expanded; use a relative pattern`;
+  // A ".." segment anywhere: plain, inside braces {..,x} or extglobs @(..).
+  if (/(^|[/\\{},(|])\.\.($|[/\\{},)|])/.test(pattern)) return `${argName} "${pattern}" must not contain a ".." segment`;
+  if (braceExpansionSize(pattern) > MAX_BRACE_EXPANSION) {
+    return `${argName} "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
+  }
+  return null;
+}
+
+/** How many patterns the innermost brace groups ({a,b} lists, {1..9} ranges) multiply out to. */
+function braceExpansionSize(pattern: string): number {
+  let size = 1;
+  for (const [, body] of pattern.matchAll(/\{([^{}]*)\}/g)) {
+    const range = /^(-?\d+)\.\.(-?\d+)/.exec(body);
+    size *= range ? Math.abs(Number(range[2]) - Number(range[1])) + 1 : body.split(",").length;
+  }
+  return size;
+}
+
+interface FoundFile { rel: string; mtimeMs: number }
+export interface FoundFiles { newest: FoundFile[]; total: number }
+
+/**
+ * Streams the matches and keeps only the newest MAX_RESULT_LINES, so memory
+ * does not grow with the number of matches.
+ */
+export async function findNewestFiles(workspace: Workspace, baseRel: string, pattern: string, caseSensitive = true): Promise<FoundFiles> {
+  const newest: FoundFile[] = [];
+  let total = 0;
+  const stream = fg.stream(pattern, {
+    cwd: path.join(workspace.root, baseRel),
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false, // symlinks are never followed while walking
+    stats: true,
+    suppressErrors: true, // unreadable folders are skipped, not fatal
+    caseSensitiveMatch: caseSensitive,
+    ignore: ["**/node_modules/**", "**/.git/**"],
+  });
+  for await (const entry of stream as AsyncIterable<fg.Entry>) {
+    const rel = baseRel === "." ? entry.path : `${baseRel}/${entry.path}`;
+    if (!workspace.isVisible(rel)) continue;
+    total++;
+    insertNewest(newest, { rel, mtimeMs: entry.stats!.mtimeMs });
+  }
+  return { newest, total };
+}
+
+/** Newest first, ties by path; the list never holds more than MAX_RESULT_LINES. */
+function insertNewest(list: FoundFile[], file: FoundFile): void {
+  const before = (a: FoundFile, b: FoundFile) => a.mtimeMs > b.mtimeMs || (a.mtimeMs === b.mtimeMs && a.rel < b.rel);
+  let i = list.length;
+  while (i > 0 && before(file, list[i - 1])) i--;
+  if (i >= MAX_RESULT_LINES) return;
+  list.splice(i, 0, file);
+  if (list.length > MAX_RESULT_LINES) list.pop();
+}

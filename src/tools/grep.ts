@@ -1,0 +1,148 @@
+// grep: search file contents with ripgrep (the rg binary shipped in
+// @vscode/ripgrep), files newest first, stopping rg once the cap is reached.
+import { spawn } from "node:child_process";
+import readline from "node:readline";
+import { rgPath } from "@vscode/ripgrep";
+import { DENIED_GLOBS, NOISE_DIRS } from "../workspace.js";
+import { checkPattern } from "./glob.js";
+import { MAX_RESULT_LINES, checkSearchPath, clipLine, fail, ok, type Tool } from "./tool.js";
+
+/** Matched and context lines are clipped to this many characters. */
+export const MAX_MATCH_CHARS = 200;
+/** rg is killed after this long, and the model is told. */
+export const RG_TIMEOUT_MS = 10_000;
+/** Most lines of context the model may ask for around each hit. */
+export const MAX_CONTEXT = 5;
+/** How much of rg's own error message is passed on. */
+const MAX_STDERR_CHARS = 2000;
+
+interface Args { pattern: string; path?: string; include?: string; context?: number }
+
+export const grep: Tool<Args> = {
+  name: "grep",
+  description:
+    `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
+    `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
+    `files newest first (by modification time), lines in file order; at most ${MAX_RESULT_LINES} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
+    `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched.`,
+  input_schema: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: "Rust regex to search for, e.g. \"fn main\" or \"(?i)todo\"" },
+      path: { type: "string", description: 'file or directory to search, relative to the workspace root (default ".")' },
+      include: { type: "string", description: 'only search files whose path matches this glob, e.g. "*.ts" or "src/**/*.py"' },
+      context: { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)` },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+
+  async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
+    if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
+    if (include !== undefined) {
+      const problem = include.startsWith("!")
+        ? `include "${include}" must name the files to search; excluding with "!" is not supported`
+        : checkPattern(include, "include");
+      if (problem) return fail(problem);
+    }
+    const resolved = workspace.resolveInWorkspace(input);
+    if (!resolved.ok) return fail(resolved.error);
+    const target = checkSearchPath(workspace, resolved, { filesAllowed: true });
+    if (target.error) return fail(target.error);
+
+    const args = [
+      "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
+      "--sortr=modified", // newest files first, lines in file order
+      "--hidden", // dotfiles are visible unless a rule below hides them
+      // rg walks with .gitignore pruning as a speed-up; only our ignore files count, so
+      // .rgignore, git's exclude/global files and ignore files above the workspace are off.
+      "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
+      "--max-columns=1000", "--max-columns-preview", // bounds what one line can send through the pipe
+      ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
+      ...(include ? [`--glob=${include}`] : []),
+      ...(context > 0 ? [`--context=${context}`] : []),
+      `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
+      "--", workspace.toRelative(resolved.abs),
+    ];
+
+    const lines: string[] = [];
+    const files = new Set<string>();
+    let hits = 0;
+    let separatorPending = false;
+    let moreExist = false;
+    const result = await runRipgrep(args, workspace.root, signal, (raw) => {
+      if (raw === "--") {
+        separatorPending = lines.length > 0;
+        return true;
+      }
+      const nul = raw.indexOf("\0");
+      const file = raw.slice(0, nul).replace(/^\.\//, "");
+      const match = /^(\d+)([:-])(.*)$/s.exec(raw.slice(nul + 1));
+      if (nul === -1 || !match) return true;
+      // Only files the shared visibility rules allow; a file named explicitly is always searched.
+      if (target.isDirectory && !workspace.isVisible(file)) return true;
+      if (lines.length >= MAX_RESULT_LINES) {
+        moreExist = true;
+        return false; // stop rg: the cap is reached
+      }
+      if (separatorPending) lines.push("--");
+      separatorPending = false;
+      files.add(file);
+      if (match[2] === ":") hits++;
+      lines.push(`${file}${match[2]}${match[1]}${match[2]}${clipLine(match[3], MAX_MATCH_CHARS)}`);
+      return true;
+    });
+
+    const where = `${resolved.rel === "." ? "the workspace" : resolved.rel}${include ? ` (files matching ${include})` : ""}`;
+    if (result.aborted) return fail("grep was cancelled");
+    if (result.timedOut) {
+      return fail(`rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`);
+    }
+    if (result.exitCode === 2 && lines.length === 0) {
+      return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
+    }
+    if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
+
+    if (moreExist) lines.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
+    if (result.exitCode === 2) lines.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
+    return ok(lines.join("\n"), `${hits} matching lines in ${files.size} file${files.size === 1 ? "" : "s"}`);
+  },
+};
+
+interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean; aborted: boolean }
+
+/**
+ * Runs rg with no shell and stdin closed, handing each output line to
+ * `onLine` until it returns false; then rg is killed, so a pattern with
+ * millions of hits costs no more memory than one with a hundred.
+ */
+function runRipgrep(args: string[], cwd: string, signal: AbortSignal | undefined, onLine: (line: string) => boolean): Promise<RgOutcome> {
+  return new Promise((resolve) => {
+    const env = { ...process.env };
+    delete env.RIPGREP_CONFIG_PATH; // no user config can add options
+    const rg = spawn(rgPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const outcome: RgOutcome = { exitCode: null, stderr: "", timedOut: false, aborted: false };
+    const stop = () => rg.kill("SIGKILL");
+    const timer = setTimeout(() => { outcome.timedOut = true; stop(); }, RG_TIMEOUT_MS);
+    const onAbort = () => { outcome.aborted = true; stop(); };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+
+    const reader = readline.createInterface({ input: rg.stdout, crlfDelay: Infinity });
+    let stopped = false;
+    reader.on("line", (line) => {
+      if (stopped) return;
+      if (!onLine(line)) { stopped = true; reader.close(); stop(); }
+    });
+    rg.stderr.on("data", (chunk: Buffer) => {
+      if (outcome.stderr.length < MAX_STDERR_CHARS) outcome.stderr = (outcome.stderr + chunk.toString()).slice(0, MAX_STDERR_CHARS);
+    });
+    rg.on("error", (error) => { outcome.stderr = `could not start rg: ${error.message}`; outcome.exitCode = 2; });
+    rg.on("close", (code) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (outcome.exitCode === null) outcome.exitCode = stopped ? 0 : code;
+      resolve(outcome);
+    });
+  });
+}

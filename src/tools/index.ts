@@ -1,0 +1,30 @@
+// The tool registry: the one list the agent loop, the CLI and the token
+// counter read. Add a tool here and the model can use it.
+import { grep } from "./grep.js";
+import { glob } from "./glob.js";
+import { listFiles } from "./list_files.js";
+import { readFile } from "./read_file.js";
+import { checkArgs, fail, type Tool, type ToolContext, type ToolResult } from "./tool.js";
+
+export const tools: Tool[] = [readFile, listFiles, glob, grep];
+
+/** The tool definitions as the Messages API expects them. */
+export function toolSchemas() {
+  return tools.map(({ name, description, input_schema }) => ({ name, description, input_schema }));
+}
+
+/**
+ * Runs a tool by name. Unknown names, bad arguments and unexpected
+ * exceptions all come back as error results: nothing throws into the loop.
+ */
+export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return fail(`unknown tool "${name}"; available tools: ${tools.map((t) => t.name).join(", ")}`);
+  const problem = checkArgs(tool, input);
+  if (problem) return fail(problem);
+  try {
+    return await tool.run(input, context);
+  } catch (error) {
+    return fail(`${name} failed unexpectedly: ${context.workspace.redact((error as Error).message)}`);
+  }
+}

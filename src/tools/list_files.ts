@@ -1,0 +1,61 @@
+// list_files: one directory level, newest first.
+import fs from "node:fs";
+import path from "node:path";
+import { MAX_RESULT_LINES, checkSearchPath, fail, ok, type Tool } from "./tool.js";
+
+interface Args { path?: string }
+
+export const listFiles: Tool<Args> = {
+  name: "list_files",
+  description:
+    `List one directory level: files, and directories ending in "/" (symlinks end in "@" and are not followed). ` +
+    `Sorted by modification time, newest first, at most ${MAX_RESULT_LINES} entries; ` +
+    `ignored (.gitignore, .ignore, node_modules) and protected entries are hidden and counted.`,
+  input_schema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: 'directory to list, relative to the workspace root (default ".")' },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+
+  async run({ path: input = "." }, { workspace }) {
+    const resolved = workspace.resolveInWorkspace(input);
+    if (!resolved.ok) return fail(resolved.error);
+    const { abs, rel } = resolved;
+    const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
+    if (error) return fail(error);
+
+    const entries: { name: string; mtimeMs: number }[] = [];
+    let hidden = 0;
+    for (const dirent of fs.readdirSync(abs, { withFileTypes: true })) {
+      const entryRel = rel === "." ? dirent.name : `${rel}/${dirent.name}`;
+      if (!workspace.isVisible(entryRel, dirent.isDirectory())) {
+        hidden++;
+        continue;
+      }
+      let mtimeMs = 0;
+      try {
+        mtimeMs = fs.lstatSync(path.join(abs, dirent.name)).mtimeMs;
+      } catch {
+        // vanished while listing: keep it, sorted last
+      }
+      const suffix = dirent.isDirectory() ? "/" : dirent.isSymbolicLink() ? "@" : "";
+      entries.push({ name: dirent.name + suffix, mtimeMs });
+    }
+    entries.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+    const lines = entries.slice(0, MAX_RESULT_LINES).map((entry) => entry.name);
+    if (entries.length === 0) lines.push(`(${rel} has no visible entries)`);
+    // One footer line says everything that is not shown.
+    const notes: string[] = [];
+    if (hidden > 0) notes.push(`${hidden} ${hidden === 1 ? "entry" : "entries"} hidden by ignore rules or protection`);
+    if (entries.length > MAX_RESULT_LINES) {
+      notes.unshift(`showing ${MAX_RESULT_LINES} of ${entries.length} entries, newest first`);
+      notes.push("use glob with a pattern to find the others");
+    }
+    if (notes.length) lines.push(`(${notes.join("; ")})`);
+    return ok(lines.join("\n"), `${entries.length} entr${entries.length === 1 ? "y" : "ies"}`);
+  },
+};

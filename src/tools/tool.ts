@@ -1,0 +1,127 @@
+// What every tool is: plain data (name, description, JSON schema) plus one
+// function. Shared limits and the argument checker live here, once.
+import fs from "node:fs";
+import type { Workspace } from "../workspace.js";
+
+/** No tool result is longer than this many lines, plus one footer line saying what was cut. */
+export const MAX_RESULT_LINES = 100;
+
+export interface ToolResult {
+  /** Exactly the text the model receives. */
+  content: string;
+  /** Sent to the model as the tool_result's is_error flag. */
+  isError: boolean;
+  /** A few words for the step log, e.g. "6 lines in 1 file". */
+  summary?: string;
+}
+
+export interface ToolContext {
+  workspace: Workspace;
+  /** Aborted when the user presses Ctrl-C: long-running tools stop. */
+  signal?: AbortSignal;
+}
+
+type JsonType = "string" | "integer";
+export interface PropertySchema {
+  type: JsonType;
+  description: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+export interface Tool<Args = any> {
+  name: string;
+  description: string;
+  input_schema: {
+    type: "object";
+    properties: Record<string, PropertySchema>;
+    required: string[];
+    additionalProperties: false;
+  };
+  run(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+export function ok(content: string, summary?: string): ToolResult {
+  return { content, isError: false, summary };
+}
+
+export function fail(message: string): ToolResult {
+  return { content: `Error: ${message}`, isError: true, summary: "error" };
+}
+
+/**
+ * Checks a path that list_files, glob or grep will walk: it must exist, and a
+ * directory must not itself be hidden (ignored, node_modules, .git). Only grep
+ * takes a single file, and only a regular one (a FIFO would block rg forever).
+ */
+export function checkSearchPath(
+  workspace: Workspace,
+  { abs, rel }: { abs: string; rel: string },
+  { filesAllowed }: { filesAllowed: boolean },
+): { error?: string; isDirectory: boolean } {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    return { error: `not found: ${rel}; use list_files to see what exists`, isDirectory: false };
+  }
+  if (stat.isDirectory()) {
+    if (!workspace.isVisible(workspace.toRelative(abs), true)) {
+      return { error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`, isDirectory: true };
+    }
+    return { isDirectory: true };
+  }
+  if (!filesAllowed) return { error: `${rel} is a file, not a directory; use read_file to read it`, isDirectory: false };
+  if (!stat.isFile()) return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
+  return { isDirectory: false };
+}
+
+/** Clips one line to `max` characters, with a visible marker, so one line can't flood the context. */
+export function clipLine(line: string, max: number, tooLong = line.length > max): string {
+  return tooLong ? `${line.slice(0, max)} … [line clipped at ${max} characters]` : line;
+}
+
+/**
+ * Checks tool arguments against the tool's schema: unknown fields, missing
+ * required ones, wrong types and out-of-range numbers. Returns an error
+ * message naming the argument, or null when the arguments are fine.
+ */
+export function checkArgs(tool: Tool, input: unknown): string | null {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return `${tool.name} expects a JSON object of arguments`;
+  }
+  const args = input as Record<string, unknown>;
+  const { properties, required } = tool.input_schema;
+  for (const key of Object.keys(args)) {
+    if (!(key in properties)) {
+      return `unknown argument "${key}" for ${tool.name}; expected: ${Object.keys(properties).join(", ")}`;
+    }
+  }
+  for (const key of required) {
+    if (args[key] === undefined) return `missing required argument "${key}" (${properties[key].description})`;
+  }
+  for (const [key, value] of Object.entries(args)) {
+    const schema = properties[key];
+    if (schema.type === "string" && typeof value !== "string") {
+      return `argument "${key}" must be a string, got ${describe(value)}`;
+    }
+    if (schema.type === "integer") {
+      if (typeof value !== "number" || !Number.isInteger(value)) {
+        return `argument "${key}" must be a whole number, got ${describe(value)}`;
+      }
+      if (schema.minimum !== undefined && value < schema.minimum) {
+        return `argument "${key}" must be at least ${schema.minimum}, got ${value}`;
+      }
+      if (schema.maximum !== undefined && value > schema.maximum) {
+        return `argument "${key}" must be at most ${schema.maximum}, got ${value}`;
+      }
+    }
+  }
+  return null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? `the string ${JSON.stringify(value)}` : `${typeof value} ${JSON.stringify(value)}`;
+}

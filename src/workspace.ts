@@ -1,0 +1,191 @@
+// The workspace: the one place that decides which paths a tool may touch and
+// which files it may see. Every tool goes through here, so list_files, glob
+// and grep always agree on the set of visible files.
+import fs from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+/** Files ignore rules are read from, in every directory (later ones win). */
+export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
+
+/** Directories that are noise to a code search, hidden wherever they are. */
+export const NOISE_DIRS = ["node_modules", ".git"];
+
+/** Directories whose contents are never read or listed. */
+const DENIED_DIRS = [".git", ".ssh", ".aws"];
+/** Exact file names that are never read or listed. */
+const DENIED_NAMES = [".npmrc", ".netrc"];
+/** Name patterns that are never read or listed (matched case-insensitively). */
+const DENIED_PATTERNS = [/^\.env(\..*)?$/, /\.pem$/, /\.key$/, /^id_rsa/, /^id_ed25519/, /^id_ecdsa/];
+/** Examples of .env files are meant to be read. */
+const ALLOWED_ENV_EXAMPLES = [".env.example", ".env.sample", ".env.template"];
+
+/**
+ * rg globs for the protected names, so rg does not even open them. The
+ * .env.* family is left to isVisible (which filters every rg result): an rg
+ * glob cannot exclude it while keeping .env.example without also overriding
+ * .gitignore.
+ */
+export const DENIED_GLOBS = [
+  ...DENIED_DIRS.map((dir) => `!${dir}/`),
+  ...DENIED_NAMES.map((name) => `!${name}`),
+  "!.env", "!*.pem", "!*.key", "!id_rsa*", "!id_ed25519*", "!id_ecdsa*",
+];
+
+/** True when one path segment (a file or directory name) is protected. */
+export function isDeniedName(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (ALLOWED_ENV_EXAMPLES.includes(lower)) return false;
+  return DENIED_DIRS.includes(lower) || DENIED_NAMES.includes(lower) || DENIED_PATTERNS.some((re) => re.test(lower));
+}
+
+/** True when any segment of a workspace-relative path is protected. */
+export function isDenied(relPath: string): boolean {
+  return relPath.split("/").some(isDeniedName);
+}
+
+export type Resolved =
+  | { ok: true; abs: string; rel: string }
+  | { ok: false; error: string };
+
+export class Workspace {
+  /** The root after resolving symlinks: every check compares against this. */
+  readonly root: string;
+  /** Per directory (relative, "" for the root): the ignore rules found there, or null. */
+  private rulesCache = new Map<string, Ignore | null>();
+  /** Per directory: whether ignore rules hide it. */
+  private hiddenDirCache = new Map<string, boolean>();
+
+  constructor(root: string) {
+    this.root = fs.realpathSync(root);
+  }
+
+  /** Path relative to the root, always with "/" separators ("." for the root). */
+  toRelative(abs: string): string {
+    const rel = path.relative(this.root, abs).split(path.sep).join("/");
+    return rel === "" ? "." : rel;
+  }
+
+  /** Replaces the host path of the root in a message, so no absolute host path reaches the model. */
+  redact(text: string): string {
+    return text.split(this.root).join(".");
+  }
+
+  /**
+   * Turns a path argument into an absolute path inside the workspace, or a
+   * clear error. The check is made after resolving symlinks, and the name is
+   * checked against the protected-file rules both as given and as resolved.
+   */
+  resolveInWorkspace(input: string, argName = "path"): Resolved {
+    if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
+    if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
+    if (input.startsWith("~")) return { ok: false, error: `${argName} "${input}": "~" is not expanded; give a path relative to the workspace root` };
+    if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input)) return { ok: false, error: `${argName} "${input}": Windows drive and UNC paths are not supported; give a path relative to the workspace root` };
+
+    const lexical = path.resolve(this.root, input);
+    if (!isInside(this.root, lexical)) return outside(argName, input);
+    const lexicalRel = this.toRelative(lexical);
+    if (isDenied(lexicalRel)) return protectedPath(argName, lexicalRel);
+
+    const real = realpathOfDeepestExisting(lexical);
+    if (!isInside(this.root, real)) return outside(argName, input);
+    if (isDenied(this.toRelative(real))) return protectedPath(argName, lexicalRel);
+    return { ok: true, abs: real, rel: lexicalRel };
+  }
+
+  /**
+   * True when a workspace-relative path is visible to the search tools: not
+   * protected, not inside node_modules/.git, not matched by any .gitignore or
+   * .ignore file from the root down to its directory.
+   */
+  isVisible(relPath: string, isDir = false): boolean {
+    if (relPath === "." || relPath === "") return true;
+    if (isDenied(relPath)) return false;
+    const segments = relPath.split("/");
+    if (segments.some((s) => NOISE_DIRS.includes(s))) return false;
+    const parent = segments.slice(0, -1).join("/");
+    if (parent !== "" && this.isHiddenDir(parent)) return false;
+    return !this.isIgnored(relPath, isDir);
+  }
+
+  /** Whether ignore rules hide a directory or any directory above it. */
+  private isHiddenDir(relDir: string): boolean {
+    let hidden = this.hiddenDirCache.get(relDir);
+    if (hidden === undefined) {
+      const slash = relDir.lastIndexOf("/");
+      const parent = slash === -1 ? "" : relDir.slice(0, slash);
+      hidden = (parent !== "" && this.isHiddenDir(parent)) || this.isIgnored(relDir, true);
+      this.hiddenDirCache.set(relDir, hidden);
+    }
+    return hidden;
+  }
+
+  /**
+   * Applies the ignore files of each directory above the path, nearest first:
+   * like git, a deeper file's rule (including a "!" re-include) wins.
+   */
+  private isIgnored(relPath: string, isDir: boolean): boolean {
+    const segments = relPath.split("/");
+    for (let depth = segments.length - 1; depth >= 0; depth--) {
+      const dir = segments.slice(0, depth).join("/");
+      const rules = this.rulesFor(dir);
+      if (!rules) continue;
+      const below = segments.slice(depth).join("/") + (isDir ? "/" : "");
+      const verdict = rules.test(below);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
+    }
+    return false;
+  }
+
+  /** The combined rules of one directory's ignore files, read once. */
+  private rulesFor(relDir: string): Ignore | null {
+    if (this.rulesCache.has(relDir)) return this.rulesCache.get(relDir)!;
+    let rules: Ignore | null = null;
+    for (const name of IGNORE_FILE_NAMES) {
+      const file = path.join(this.root, relDir, name);
+      let text: string;
+      try {
+        if (!fs.lstatSync(file).isFile()) continue; // never follow a symlinked ignore file
+        text = fs.readFileSync(file, "utf8");
+      } catch {
+        continue;
+      }
+      rules = (rules ?? ignore({ ignorecase: false })).add(text); // case-sensitive, as git and rg are on Linux
+    }
+    this.rulesCache.set(relDir, rules);
+    return rules;
+  }
+}
+
+function isInside(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs);
+  // "..foo" is a name inside the root; ".." and "../x" are not.
+  return rel !== ".." && !rel.startsWith(".." + path.sep) && !path.isAbsolute(rel);
+}
+
+/** realpath of the path, or of its deepest existing ancestor joined with the rest. */
+function realpathOfDeepestExisting(abs: string): string {
+  let existing = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(existing), ...rest);
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) return abs;
+      rest.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+function outside(argName: string, input: string): Resolved {
+  // An absolute path is not echoed back: tool output never shows host paths.
+  const shown = path.isAbsolute(input) ? "(an absolute path)" : `"${input}"`;
+  return { ok: false, error: `${argName} ${shown} is outside the workspace; paths must stay inside the directory Scout was started in` };
+}
+
+function protectedPath(argName: string, rel: string): Resolved {
+  return { ok: false, error: `${argName} "${rel}" is a protected file (secrets, keys and .git internals are never read or listed)` };
+}
