@@ -1,30 +1,89 @@
 #!/usr/bin/env node
-// The command line: `scout tool NAME JSON` runs one tool directly. Exit
-// status: 0 ok, 1 when the tool (or the model) reported an error, 2 for usage errors.
+// The command line. `scout` starts the REPL (or answers piped questions, or
+// one -p question); `scout tool NAME JSON` runs one tool directly.
+// Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
+import { DEFAULT_MODEL, claudeModel, hasCredentials } from "./models/claude.js";
+import { offlineModel } from "./models/offline.js";
+import { OFFLINE_NOTICE, Session, runPiped, runTerminal } from "./repl.js";
+import { StepLog, traceWriter } from "./steplog.js";
 import { runTool, tools } from "./tools/index.js";
 import { Workspace } from "./workspace.js";
 
 const USAGE = `Usage:
+  scout [options]            the REPL: ask questions about the code in the workspace
+  echo "question" | scout    answer each line of stdin, then exit
+  scout -p "question"        answer one question, then exit
   scout tool NAME 'JSON'     run one tool and print exactly what the model would get
   scout tool --list          list the tools and their descriptions
-  scout --help | --version
 
 Options:
-  --cwd DIR                  the workspace root (default: the current directory)`;
+  --cwd DIR                  the workspace root (default: the current directory)
+  --model NAME               Claude model (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
+  --offline                  use the offline teaching model even if a key is set
+  --max-steps N              most model calls per question (default ${DEFAULT_MAX_STEPS})
+  --quiet                    hide the step log
+  --verbose                  also print every tool result
+  --trace FILE               append every step to FILE as JSON lines
+  -p, --print "question"     answer one question and exit
+  -h, --help | --version
+
+Without ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), Scout uses its offline
+teaching model: a fixed search-then-read policy, not an LLM. ANTHROPIC_BASE_URL
+points Scout at any server that speaks the Messages API.`;
 
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
-  const { values } = parseArgs({ args: argv, options: { help: { type: "boolean" }, version: { type: "boolean" }, cwd: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean" },
+      cwd: { type: "string" },
+      model: { type: "string" },
+      offline: { type: "boolean" },
+      "max-steps": { type: "string" },
+      quiet: { type: "boolean" },
+      verbose: { type: "boolean" },
+      trace: { type: "string" },
+      print: { type: "string", short: "p" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   if (values.version) {
     console.log(readVersion());
     return 0;
   }
-  console.log(USAGE);
-  return 0;
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
+  const maxSteps = Number(values["max-steps"] ?? DEFAULT_MAX_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a whole number of at least 1, got "${values["max-steps"]}"`);
+
+  const workspace = openWorkspace(values.cwd);
+  const offline = values.offline || !hasCredentials();
+  const model: Model = offline ? offlineModel() : claudeModel(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
+  const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  const log = new StepLog({ quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY) });
+  const session = new Session({ model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined });
+
+  if (values.print !== undefined) {
+    if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`);
+    return (await session.ask(values.print)) ? 0 : 1;
+  }
+  if (!terminal) {
+    if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`);
+    return runPiped(session);
+  }
+  const mode = offline ? OFFLINE_NOTICE : `Claude (${model.name})`;
+  return runTerminal(session, `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`);
 }
 
 /** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */

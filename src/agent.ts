@@ -1,0 +1,133 @@
+// The agent: one loop that runs one user turn. It knows no tool by name:
+// it sends the registry's schemas, runs what the model asks for, and feeds
+// the results back until the model stops asking.
+import type Anthropic from "@anthropic-ai/sdk";
+import { SYSTEM_PROMPT } from "./prompt.js";
+import { runTool, toolSchemas } from "./tools/index.js";
+import type { ToolResult } from "./tools/tool.js";
+import type { Workspace } from "./workspace.js";
+
+/** Most model calls in one turn before the loop gives up (change with --max-steps). */
+export const DEFAULT_MAX_STEPS = 20;
+
+export type MessageParam = Anthropic.MessageParam;
+export type ContentBlock = Anthropic.ContentBlockParam;
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+export interface ModelRequest { system: string; tools: ReturnType<typeof toolSchemas>; messages: MessageParam[] }
+export interface ModelResponse { model: string; content: ContentBlock[]; stop_reason: string | null; usage: Usage }
+
+/** Anything that answers like the Messages API: Claude, or the offline teaching model. */
+export interface Model {
+  name: string;
+  createMessage(request: ModelRequest, options: { signal?: AbortSignal; onText?: (text: string) => void }): Promise<ModelResponse>;
+}
+
+export interface TurnResult {
+  /** The final answer's text (or what explains why there is none). */
+  text: string;
+  /** The last stop_reason, or "step_cap" when the loop gave up. */
+  stopReason: string;
+  modelCalls: number;
+  /** The tools called, in order. */
+  toolCalls: string[];
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+/** What the loop reports as it goes; the step log (src/steplog.ts) prints these. */
+export type StepEvent =
+  | { type: "model_start"; step: number }
+  | { type: "model"; step: number; model: string; stopReason: string | null; usage: Usage; ms: number; request: { messages: number; tools: string[] } }
+  | { type: "tool"; step: number; name: string; input: unknown; result: ToolResult; ms: number }
+  | { type: "turn"; result: TurnResult };
+
+export interface TurnOptions {
+  model: Model;
+  workspace: Workspace;
+  maxSteps?: number;
+  signal?: AbortSignal;
+  onStep?: (event: StepEvent) => void;
+  onText?: (text: string) => void;
+}
+
+/**
+ * Runs one user turn and returns the answer. `history` is updated in place
+ * and is always valid for the next request: every tool_use gets its
+ * tool_result, and roles alternate. A turn that fails (API error, Ctrl-C)
+ * is removed from the history and the error is rethrown.
+ */
+export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
+  const { model, workspace, maxSteps = DEFAULT_MAX_STEPS, signal, onStep = () => {}, onText } = options;
+  const turnStart = history.length;
+  const turn: TurnResult = { text: "", stopReason: "", modelCalls: 0, toolCalls: [], usage: { input_tokens: 0, output_tokens: 0 } };
+  history.push({ role: "user", content: question });
+  try {
+    for (;;) {
+      if (turn.modelCalls === maxSteps) {
+        turn.stopReason = "step_cap";
+        turn.text = `(Stopped after ${maxSteps} model calls without an answer. Ask again, more narrowly, or raise --max-steps.)`;
+        history.push({ role: "assistant", content: turn.text }); // keeps the roles alternating
+        break;
+      }
+
+      // 1. Ask the model, sending the system prompt, every tool's schema and the whole history.
+      const step = ++turn.modelCalls;
+      onStep({ type: "model_start", step });
+      const started = Date.now();
+      const request = { system: SYSTEM_PROMPT, tools: toolSchemas(), messages: history };
+      const response = await model.createMessage(request, { signal, onText });
+      turn.usage.input_tokens += response.usage.input_tokens;
+      turn.usage.output_tokens += response.usage.output_tokens;
+      onStep({
+        type: "model", step, model: response.model, stopReason: response.stop_reason, usage: response.usage, ms: Date.now() - started,
+        request: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
+      });
+
+      // 2. Append its message to the history.
+      const calls = response.content.filter((block) => block.type === "tool_use");
+      const asksForTools = response.stop_reason === "tool_use" && calls.length > 0;
+      history.push({ role: "assistant", content: asksForTools ? response.content : withoutToolUse(response.content) });
+
+      // 3. Unless it asked for tools, the turn is over: answer, max_tokens, refusal, or anything else.
+      if (!asksForTools) {
+        turn.stopReason = response.stop_reason ?? "unknown";
+        turn.text = textOf(response.content);
+        break;
+      }
+
+      // 4. Run every tool it asked for, in order; all results go back in one user message.
+      const results: Anthropic.ToolResultBlockParam[] = [];
+      for (const call of calls) {
+        const toolStarted = Date.now();
+        const result = await runTool(call.name, call.input, { workspace, signal });
+        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms: Date.now() - toolStarted });
+        turn.toolCalls.push(call.name);
+        results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
+      }
+      history.push({ role: "user", content: results });
+      signal?.throwIfAborted(); // Ctrl-C while tools ran: stop before the next model call
+    }
+  } catch (error) {
+    history.length = turnStart; // no half-finished exchange is left behind
+    throw error;
+  }
+  onStep({ type: "turn", result: turn });
+  return turn;
+}
+
+/**
+ * An answer that stopped for another reason (max_tokens, say) may end in a
+ * tool_use block that will never get a result; the history keeps the rest.
+ */
+function withoutToolUse(content: ContentBlock[]): ContentBlock[] {
+  const kept = content.filter((block) => block.type !== "tool_use");
+  return kept.length > 0 ? kept : [{ type: "text", text: "(no text)" }];
+}
+
+function textOf(content: ContentBlock[]): string {
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}

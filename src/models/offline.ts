@@ -1,0 +1,211 @@
+// The offline teaching model: not an LLM, but a small fixed policy that
+// answers through the same interface as Claude, so Scout runs without a key
+// and every run is the same. It sees only the conversation, as a model
+// would, and follows the workflow the system prompt teaches:
+// search (grep, glob or list_files), read a window, answer citing path:line.
+import type { ContentBlock, MessageParam, Model, ModelResponse } from "../agent.js";
+import { estimateTokens } from "../tokens.js";
+
+export const OFFLINE_MODEL_NAME = "offline-teacher";
+/** Lines read around the best grep hit, and where the hit sits in that window. */
+const READ_WINDOW = 15;
+const LINES_BEFORE_HIT = 4;
+/** How many files or entries an answer lists. */
+const MAX_LISTED = 10;
+
+export function offlineModel(): Model {
+  return {
+    name: OFFLINE_MODEL_NAME,
+    async createMessage(request, { onText }) {
+      const content = decide(request.messages);
+      const toolUse = content.some((block) => block.type === "tool_use");
+      if (!toolUse) onText?.(content.map((block) => (block.type === "text" ? block.text : "")).join(""));
+      const response: ModelResponse & { id: string; type: "message"; role: "assistant"; stop_sequence: null } = {
+        id: `msg_offline_${request.messages.length}`,
+        type: "message",
+        role: "assistant",
+        model: OFFLINE_MODEL_NAME,
+        content,
+        stop_reason: toolUse ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        // An estimate, as the Messages API would count it, so the step log shows real-looking figures.
+        usage: { input_tokens: estimateTokens(JSON.stringify(request)), output_tokens: estimateTokens(JSON.stringify(content)) },
+      };
+      return response;
+    },
+  };
+}
+
+interface Exchange { id: string; name: string; input: Record<string, any>; result: string; isError: boolean }
+
+/** Reads the current turn (the last question and the tool calls since) and picks the next move. */
+function decide(messages: MessageParam[]): ContentBlock[] {
+  const start = messages.findLastIndex((message) => message.role === "user" && typeof message.content === "string");
+  const question = String(messages[start]?.content ?? "");
+  const done = exchangesSince(messages.slice(start + 1));
+  const callId = `toolu_offline_${messages.length}`;
+  const last = done.at(-1);
+
+  if (!last) return firstMove(question, callId);
+  if (last.name === "grep") {
+    const term = termOf(last.input.pattern);
+    if (last.isError || last.result.startsWith("No matches")) {
+      const tries = done.filter((exchange) => exchange.name === "grep").length;
+      if (tries === 1 && !last.input.pattern.startsWith("(?i)")) {
+        return [toolUse(callId, "grep", { pattern: `(?i)${last.input.pattern}` })]; // one broader retry
+      }
+      return answer(`I couldn't find \`${term}\` in the workspace (grep found no match for /${done[0].input.pattern}/${tries > 1 ? ` nor /${last.input.pattern}/` : ""}).`);
+    }
+    const hit = bestHit(last.result, term);
+    return [toolUse(callId, "read_file", { path: hit.path, offset: Math.max(1, hit.line - LINES_BEFORE_HIT), limit: READ_WINDOW })];
+  }
+  if (last.name === "read_file") return answerFromRead(done);
+  if (last.isError) return answer(`I couldn't get an answer: ${last.name} said "${last.result}".`);
+  if (last.name === "glob") return answerList(`Files matching \`${last.input.pattern}\`, newest first:`, last.result);
+  return answerList(`\`${last.input.path ?? "."}\` holds, newest first:`, last.result);
+}
+
+/** The first tool call: glob for kinds of files, list_files for "what is in", otherwise grep. */
+function firstMove(question: string, callId: string): ContentBlock[] {
+  const term = searchTerm(question);
+  const filePattern = filePatternFor(question);
+  if (filePattern && !isIdentifier(term)) return [toolUse(callId, "glob", { pattern: filePattern })];
+  const folder = folderAskedAbout(question);
+  if (folder !== null) return [toolUse(callId, "list_files", { path: folder })];
+  if (!term) return answer("Ask me about a name in the code, for example: where is main defined?");
+  return [toolUse(callId, "grep", { pattern: escapeRegex(term) })];
+}
+
+/** Quoted text first, then a word that looks like an identifier, then the longest other word. */
+function searchTerm(question: string): string {
+  const quoted = /["'`]([^"'`]+)["'`]/.exec(question);
+  if (quoted) return quoted[1];
+  const words = question.match(/[A-Za-z_$][\w$.]*[\w$]|[A-Za-z_$]/g) ?? [];
+  const identifier = words.find(isIdentifier);
+  if (identifier) return identifier;
+  const plain = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
+  return plain.sort((a, b) => b.length - a.length)[0] ?? "";
+}
+
+function isIdentifier(word: string): boolean {
+  return /[_$]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\w\.\w/.test(word);
+}
+
+const STOP_WORDS = new Set(
+  ("a an and any are as at be by call called calls can code defined define definition do does file files find for from function " +
+    "how i in is it its me of on or project show tell that the there this to used uses using what where which who why with")
+    .split(" "),
+);
+
+const FILE_KINDS: [RegExp, string][] = [
+  [/\b(test|spec)s?\b/i, "**/*{test,spec}*"],
+  [/\bpython\b/i, "**/*.py"],
+  [/\btypescript\b/i, "**/*.{ts,tsx}"],
+  [/\bjavascript\b/i, "**/*.{js,jsx,mjs,cjs}"],
+  [/\bgo\b/i, "**/*.go"],
+  [/\brust\b/i, "**/*.rs"],
+  [/\bmarkdown\b|\bdocs?\b/i, "**/*.md"],
+  [/\bconfig(uration)?\b/i, "**/*.{json,yml,yaml,toml,ini,cfg}"],
+];
+
+/** A glob pattern when the question asks for files of some kind ("which test files are there?"). */
+function filePatternFor(question: string): string | null {
+  if (!/\bfiles?\b/i.test(question)) return null;
+  const extension = /(?:^|\s)\*?\.([a-z0-9]+)\b/i.exec(question);
+  if (extension) return `**/*.${extension[1]}`;
+  return FILE_KINDS.find(([words]) => words.test(question))?.[1] ?? null;
+}
+
+/** The folder in "what is in src?" / "what does lib/ contain?", "." for the project itself. */
+function folderAskedAbout(question: string): string | null {
+  const asks = /\bwhat(?:'s| is| does)? (?:is )?(?:in|inside)\b|\bcontents? of\b|\blist\b|\bwhat does .+ (?:contain|hold)\b/i;
+  if (!asks.test(question)) return null;
+  const named = /(?:in|inside|of|does)\s+(?:the\s+)?([\w./-]+?)\/?(?:\s+(?:folder|directory|dir))?\s*(?:\?|$|contain|hold)/i.exec(question);
+  const folder = named?.[1] ?? ".";
+  return /^(this|here|project|repo|repository|workspace)$/i.test(folder) ? "." : folder;
+}
+
+interface Hit { path: string; line: number; text: string }
+
+/** Prefers a line that defines the term (def, class, function, const …) over one that uses it. */
+function bestHit(grepOutput: string, term: string): Hit {
+  const hits = grepOutput.split("\n").flatMap((line) => {
+    const match = /^(.+?):(\d+):(.*)$/.exec(line);
+    return match ? [{ path: match[1], line: Number(match[2]), text: match[3] }] : [];
+  });
+  const name = escapeRegex(term);
+  const definition = new RegExp(
+    `\\b(def|class|function|func|fn|interface|type|struct|enum|const|let|var|module)\\s+\\*?${name}\\b|^\\s*(export\\s+)?${name}\\s*[=:(]`,
+  );
+  return hits.find((hit) => definition.test(hit.text)) ?? hits[0];
+}
+
+/** Answers from the window read_file returned, citing path:line for the grep hit. */
+function answerFromRead(done: Exchange[]): ContentBlock[] {
+  const grep = done.findLast((exchange) => exchange.name === "grep")!;
+  const read = done.at(-1)!;
+  const term = termOf(grep.input.pattern);
+  const hit = bestHit(grep.result, term);
+  const quoted = read.result
+    .split("\n")
+    .filter((line) => {
+      const number = Number(/^\s*(\d+)\t/.exec(line)?.[1]);
+      return number >= hit.line - 1 && number <= hit.line + 3;
+    })
+    .map((line) => `    ${line}`);
+  const defines = /\b(def|class|function|func|fn|interface|type|struct|enum|const|let|var|module)\b|[=:(]/.test(hit.text);
+  const others = grep.result.split("\n").filter((line) => /^.+?:\d+:/.test(line) && !line.startsWith(`${hit.path}:${hit.line}:`));
+  const cited = others.slice(0, 3).map((line) => /^(.+?:\d+):/.exec(line)![1]);
+  const more = others.length > cited.length ? ` and ${others.length - cited.length} more` : "";
+  return answer(
+    [
+      `\`${term}\` ${defines ? "is defined" : "appears"} at ${hit.path}:${hit.line}:`,
+      "",
+      ...quoted,
+      ...(cited.length ? ["", `It is also mentioned at ${cited.join(", ")}${more}.`] : []),
+    ].join("\n"),
+  );
+}
+
+function answerList(heading: string, result: string): ContentBlock[] {
+  const lines = result.split("\n");
+  const entries = lines.filter((line) => !line.startsWith("("));
+  if (entries.length === 0 || result.startsWith("No files")) return answer(`I couldn't find any: ${result}`);
+  const listed = entries.slice(0, MAX_LISTED).map((entry) => `- ${entry}`);
+  const rest = entries.length > MAX_LISTED ? [`- … and ${entries.length - MAX_LISTED} more`] : [];
+  const footer = lines.filter((line) => line.startsWith("("));
+  return answer([heading, ...listed, ...rest, ...footer].join("\n"));
+}
+
+function exchangesSince(messages: MessageParam[]): Exchange[] {
+  const exchanges: Exchange[] = [];
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "tool_use") exchanges.push({ id: block.id, name: block.name, input: block.input as Record<string, any>, result: "", isError: false });
+      const exchange = block.type === "tool_result" && exchanges.find((e) => e.id === block.tool_use_id);
+      if (block.type === "tool_result" && exchange) {
+        exchange.result = typeof block.content === "string" ? block.content : "";
+        exchange.isError = block.is_error === true;
+      }
+    }
+  }
+  return exchanges;
+}
+
+function toolUse(id: string, name: string, input: Record<string, unknown>): ContentBlock {
+  return { type: "tool_use", id, name, input };
+}
+
+function answer(text: string): ContentBlock[] {
+  return [{ type: "text", text }];
+}
+
+/** The search term behind a grep pattern: without (?i) and regex escapes. */
+function termOf(pattern: string): string {
+  return pattern.replace(/^\(\?i\)/, "").replace(/\\(.)/g, "$1");
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

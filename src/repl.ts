@@ -1,0 +1,100 @@
+// The REPL: reads questions (from a terminal, a pipe or -p), runs one turn
+// each, and keeps the conversation. A failed or cancelled turn prints one
+// line and the next question works.
+import readlineSync from "readline-sync";
+import readline from "node:readline";
+import { runTurn, type MessageParam, type Model, type StepEvent } from "./agent.js";
+import { describeApiError } from "./models/claude.js";
+import { StepLog } from "./steplog.js";
+import { tools } from "./tools/index.js";
+import type { Workspace } from "./workspace.js";
+
+export const OFFLINE_NOTICE =
+  "offline teaching model: a fixed search-then-read policy, not an LLM; set ANTHROPIC_API_KEY to talk to Claude";
+
+const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
+  /tools   the tools the model can call
+  /reset   forget the conversation
+  /help    this help
+  /exit    quit (or Ctrl-D); Ctrl-C cancels a running turn`;
+
+export interface SessionOptions {
+  model: Model;
+  workspace: Workspace;
+  maxSteps: number;
+  log: StepLog;
+  trace?: (event: StepEvent) => void;
+}
+
+/** One conversation: its history, and how a question becomes a turn. */
+export class Session {
+  history: MessageParam[] = [];
+  constructor(private readonly options: SessionOptions) {}
+
+  /** Runs one turn. Returns false when the model call failed (the history is unchanged then). */
+  async ask(question: string): Promise<boolean> {
+    const { model, workspace, maxSteps, log, trace } = this.options;
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    process.on("SIGINT", cancel); // Ctrl-C cancels this turn, not Scout
+    try {
+      const onStep = (event: StepEvent) => { trace?.(event); log.onStep(event); };
+      const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText: log.onText });
+      if (result.stopReason === "max_tokens") console.error("(the answer was cut: the model reached its output token limit)");
+      else if (result.stopReason === "step_cap") console.error(result.text);
+      else if (result.stopReason !== "end_turn") console.error(`(the turn ended with stop reason "${result.stopReason}")`);
+      return true;
+    } catch (error) {
+      log.stopSpinner();
+      if (controller.signal.aborted) {
+        console.error("(cancelled; the conversation is as it was before this question)");
+        return true;
+      }
+      console.error(`scout: ${await describeApiError(error)}`);
+      return false;
+    } finally {
+      process.off("SIGINT", cancel);
+    }
+  }
+
+  /** Handles a /command. Returns "exit" for /exit. */
+  command(line: string): "exit" | void {
+    const [name] = line.trim().split(/\s+/);
+    if (name === "/exit" || name === "/quit") return "exit";
+    if (name === "/help") console.log(HELP);
+    else if (name === "/tools") for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${tool.description.split(". ")[0]}.`);
+    else if (name === "/reset") {
+      this.history = [];
+      console.log("(conversation cleared)");
+    } else console.log(`unknown command ${name}; try /help`);
+  }
+}
+
+/** The interactive loop on a terminal: `you > ` prompts until /exit or Ctrl-D. */
+export async function runTerminal(session: Session, banner: string): Promise<number> {
+  console.log(banner);
+  for (;;) {
+    const line = readlineSync.question("you > ");
+    if (readlineSync.getRawInput().includes("\0")) return 0; // Ctrl-D
+    if (line.trim() === "") continue;
+    if (line.startsWith("/")) {
+      if (session.command(line) === "exit") return 0;
+      continue;
+    }
+    await session.ask(line);
+  }
+}
+
+/** Not a terminal: one question per line of stdin; exit status 1 if any model call failed. */
+export async function runPiped(session: Session): Promise<number> {
+  let failed = false;
+  for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim() === "") continue;
+    if (line.startsWith("/")) {
+      if (session.command(line) === "exit") break;
+      continue;
+    }
+    if (!(await session.ask(line))) failed = true;
+  }
+  return failed ? 1 : 0;
+}
