@@ -3,6 +3,7 @@
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "../agent.js";
+import type { Counter } from "../tokens.js";
 
 export const DEFAULT_MODEL = "claude-haiku-4-5";
 /** The longest answer one model call may write. */
@@ -40,6 +41,11 @@ export function claudeModel(name = DEFAULT_MODEL): Model {
       return { model: message.model, content: message.content as Anthropic.ContentBlockParam[], stop_reason: message.stop_reason, usage: message.usage };
     },
   };
+}
+
+/** Exact counts from the API's free count_tokens endpoint (one request per count). */
+export function exactCounter(): Counter {
+  return async (request) => (await (await getClient()).messages.countTokens(request)).input_tokens;
 }
 
 /** One line that says what went wrong with an API call, with the API's own message. */
