@@ -211,3 +211,13 @@ describe("read_file: errors", () => {
     expect(missing.content).toBe("Error: file not found: missing.txt; use glob or list_files to find it");
   });
 });
+
+describe("read_file: clipping never splits a character", () => {
+  it("cuts before an emoji rather than through it, so the text stays valid Unicode", async () => {
+    // "a" then emoji (two UTF-16 units each): a cut at an even unit would split one.
+    const root = tree({ "emoji.txt": `a${"😀".repeat(MAX_LINE_CHARS)}\n` });
+    const { content } = await call(root, "read_file", { path: "emoji.txt" });
+    expect(Buffer.from(content).toString()).toBe(content); // a lone surrogate would not survive UTF-8
+    expect(content).toBe(`1\ta${"😀".repeat((MAX_LINE_CHARS - 2) / 2)} … [line clipped at ${MAX_LINE_CHARS} characters]\n(lines 1-1 of 1)`);
+  });
+});

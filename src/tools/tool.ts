@@ -78,7 +78,14 @@ export function checkSearchPath(
 
 /** Clips one line to `max` characters, with a visible marker, so one line can't flood the context. */
 export function clipLine(line: string, max: number, tooLong = line.length > max): string {
-  return tooLong ? `${line.slice(0, max)} … [line clipped at ${max} characters]` : line;
+  if (!tooLong) return line;
+  // Cut before a surrogate pair, not inside it: half an emoji is not valid text for the API.
+  const end = isHighSurrogate(line.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${line.slice(0, end)} … [line clipped at ${max} characters]`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
