@@ -94,14 +94,16 @@ export class Workspace {
   }
 
   /**
-   * True when a workspace-relative path is visible to the search tools: not
-   * protected, not inside node_modules/.git, not matched by any .gitignore or
-   * .ignore file from the root down to its directory.
+   * True when a workspace-relative path is visible to the search tools: inside
+   * the root, not protected, not inside node_modules/.git, not matched by any
+   * .gitignore or .ignore file from the root down to its directory.
    */
   isVisible(relPath: string, isDir = false): boolean {
     if (relPath === "." || relPath === "") return true;
-    if (isDenied(relPath)) return false;
     const segments = relPath.split("/");
+    // A path that leaves the root is never visible, whatever produced it.
+    if (path.posix.isAbsolute(relPath) || segments.includes("..")) return false;
+    if (isDenied(relPath)) return false;
     if (segments.some((s) => NOISE_DIRS.includes(s))) return false;
     const parent = segments.slice(0, -1).join("/");
     if (parent !== "" && this.isHiddenDir(parent)) return false;

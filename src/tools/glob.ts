@@ -38,7 +38,7 @@ export const glob: Tool<Args> = {
     try {
       found = await findNewestFiles(workspace, resolved.rel, pattern);
     } catch (error) {
-      return fail(`glob pattern "${pattern}" could not be used: ${(error as Error).message}`);
+      return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
     }
     const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
     if (found.total === 0) return ok(`No files match "${pattern}"${where}.`, "no files");
@@ -52,28 +52,54 @@ export const glob: Tool<Args> = {
   },
 };
 
+/** A ".." segment: plain, after a Windows separator, or inside braces {..,x} or extglobs @(..). */
+const DOT_DOT_SEGMENT = /(^|[/\\{},(|])\.\.($|[/\\{},)|])/;
+
 /** Refuses patterns that could reach outside the workspace or expand without bound. */
 export function checkPattern(pattern: string, argName = "pattern"): string | null {
   if (pattern === "") return `${argName} must not be empty`;
   if (pattern.includes("\0")) return `${argName} must not contain a NUL byte`;
-  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]/.test(pattern)) return `${argName} "${pattern}" must be relative to the workspace, not absolute`;
+  // An absolute pattern is not echoed back: tool output never shows host paths.
+  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]|^\\\\/.test(pattern)) return `${argName} must be relative to the workspace, not an absolute path`;
   if (pattern.startsWith("~")) return `${argName} "${pattern}": "~" is not expanded; use a relative pattern`;
-  // A ".." segment anywhere: plain, inside braces {..,x} or extglobs @(..).
-  if (/(^|[/\\{},(|])\.\.($|[/\\{},)|])/.test(pattern)) return `${argName} "${pattern}" must not contain a ".." segment`;
   if (braceExpansionSize(pattern) > MAX_BRACE_EXPANSION) {
     return `${argName} "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
   }
+  // Checked again after fast-glob expands the braces: "{.,.}./x" becomes "../x".
+  const expanded = fg.generateTasks(pattern).flatMap((task) => task.patterns);
+  if ([pattern, ...expanded].some((p) => DOT_DOT_SEGMENT.test(p))) return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
 }
 
-/** How many patterns the innermost brace groups ({a,b} lists, {1..9} ranges) multiply out to. */
+/**
+ * An upper bound on how many patterns the braces expand to: the product of
+ * every group's size ({a,b,c} is 3, {1..9} is 9, {a..z} is 26), nested
+ * groups included. Counted before anything is expanded.
+ */
 function braceExpansionSize(pattern: string): number {
   let size = 1;
-  for (const [, body] of pattern.matchAll(/\{([^{}]*)\}/g)) {
-    const range = /^(-?\d+)\.\.(-?\d+)/.exec(body);
-    size *= range ? Math.abs(Number(range[2]) - Number(range[1])) + 1 : body.split(",").length;
+  const open: { start: number; commas: number }[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === "\\") i++; // an escaped character is literal
+    else if (char === "{") open.push({ start: i + 1, commas: 0 });
+    else if (char === "," && open.length > 0) open[open.length - 1].commas++;
+    else if (char === "}" && open.length > 0) {
+      const group = open.pop()!;
+      size *= group.commas > 0 ? group.commas + 1 : rangeSize(pattern.slice(group.start, i));
+    }
   }
   return size;
+}
+
+/** The length of a {1..100} or {a..z} range (with an optional ..step); 1 for anything else. */
+function rangeSize(body: string): number {
+  const range = /^([^.]+)\.\.([^.]+)(?:\.\.(-?\d+))?$/.exec(body);
+  if (!range) return 1;
+  const [from, to] = [range[1], range[2]].map((end) => (/^-?\d+$/.test(end) ? Number(end) : end.length === 1 ? end.charCodeAt(0) : NaN));
+  if (Number.isNaN(from) || Number.isNaN(to)) return 1;
+  const step = Math.abs(Number(range[3] ?? 1)) || 1;
+  return Math.floor(Math.abs(to - from) / step) + 1;
 }
 
 interface FoundFile { rel: string; mtimeMs: number }
@@ -97,8 +123,8 @@ export async function findNewestFiles(workspace: Workspace, baseRel: string, pat
     ignore: ["**/node_modules/**", "**/.git/**"],
   });
   for await (const entry of stream as AsyncIterable<fg.Entry>) {
-    const rel = baseRel === "." ? entry.path : `${baseRel}/${entry.path}`;
-    if (!workspace.isVisible(rel)) continue;
+    const rel = path.posix.join(baseRel, entry.path); // also tidies "./x" and "a//b" from the pattern
+    if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
     total++;
     insertNewest(newest, { rel, mtimeMs: entry.stats!.mtimeMs });
   }
