@@ -81,7 +81,8 @@ export const grep: Tool<Args> = {
       if (nul === -1 || !match) return true;
       // Only files the shared visibility rules allow; a file named explicitly is always searched.
       if (target.isDirectory && !workspace.isVisible(file)) return true;
-      if (lines.length >= MAX_RESULT_LINES) {
+      // A pending "--" counts too, so the output never goes over the cap.
+      if (lines.length + (separatorPending ? 2 : 1) > MAX_RESULT_LINES) {
         moreExist = true;
         return false; // stop rg: the cap is reached
       }

@@ -1,0 +1,195 @@
+// grep: output format, context and separators, include, order, the cap, long
+// lines, rg's own errors, and patterns that look like options, with the real rg.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MAX_CONTEXT, MAX_MATCH_CHARS } from "../src/tools/grep.js";
+import { runTool } from "../src/tools/index.js";
+import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { Workspace } from "../src/workspace.js";
+import { call, makeTree, type FileSpec } from "./helpers.js";
+
+const roots: string[] = [];
+function tree(files: Record<string, FileSpec>): string {
+  const root = makeTree(files);
+  roots.push(root);
+  return root;
+}
+afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+const CAP_MESSAGE = "(showing the first 100 lines; more matches exist — narrow pattern, path or include)";
+
+describe("grep: output", () => {
+  const root = tree({
+    "src/a.ts": { content: "one\nfoo two\nthree\nfour\nfive\nsix\nfoo seven\n", mtime: 2_000 },
+    "src/b.ts": { content: "foo\n", mtime: 3_000 },
+    "docs/c.md": { content: "Foo md\nfoo md\n", mtime: 1_000 },
+  });
+
+  it("prints path:line:text, files newest first, lines in file order", async () => {
+    const result = await call(root, "grep", { pattern: "foo" });
+    expect(result).toEqual({
+      content: "src/b.ts:1:foo\nsrc/a.ts:2:foo two\nsrc/a.ts:7:foo seven\ndocs/c.md:2:foo md",
+      isError: false,
+      summary: "4 matching lines in 3 files",
+    });
+  });
+
+  it("prints context lines as path-line-text with -- between groups", async () => {
+    const { content } = await call(root, "grep", { pattern: "foo", context: 1 });
+    expect(content).toBe(
+      ["src/b.ts:1:foo", "--", "src/a.ts-1-one", "src/a.ts:2:foo two", "src/a.ts-3-three", "--", "src/a.ts-6-six", "src/a.ts:7:foo seven",
+        "--", "docs/c.md-1-Foo md", "docs/c.md:2:foo md"].join("\n"),
+    );
+  });
+
+  it(`merges overlapping context, up to ${MAX_CONTEXT} lines`, async () => {
+    const { content } = await call(root, "grep", { pattern: "foo", path: "src/a.ts", context: MAX_CONTEXT });
+    expect(content).toBe("src/a.ts-1-one\nsrc/a.ts:2:foo two\nsrc/a.ts-3-three\nsrc/a.ts-4-four\nsrc/a.ts-5-five\nsrc/a.ts-6-six\nsrc/a.ts:7:foo seven");
+  });
+
+  it("is case-sensitive unless the pattern starts with (?i)", async () => {
+    expect((await call(root, "grep", { pattern: "Foo" })).content).toBe("docs/c.md:1:Foo md");
+    expect((await call(root, "grep", { pattern: "(?i)^foo md" })).content).toBe("docs/c.md:1:Foo md\ndocs/c.md:2:foo md");
+  });
+
+  it("searches a regex", async () => {
+    expect((await call(root, "grep", { pattern: "^f(oo|ive)$" })).content).toBe("src/b.ts:1:foo\nsrc/a.ts:5:five");
+  });
+
+  it("searches one directory or one file given as path", async () => {
+    expect((await call(root, "grep", { pattern: "foo", path: "docs" })).content).toBe("docs/c.md:2:foo md");
+    expect((await call(root, "grep", { pattern: "seven", path: "src/a.ts" })).content).toBe("src/a.ts:7:foo seven");
+  });
+
+  it("filters by include: a bare name glob matches at any depth, a path glob from the root", async () => {
+    expect((await call(root, "grep", { pattern: "foo", include: "*.md" })).content).toBe("docs/c.md:2:foo md");
+    expect((await call(root, "grep", { pattern: "foo", include: "src/**/a.*" })).content).toBe("src/a.ts:2:foo two\nsrc/a.ts:7:foo seven");
+    expect((await call(root, "grep", { pattern: "foo", include: "{*.md,b.ts}" })).content).toBe("src/b.ts:1:foo\ndocs/c.md:2:foo md");
+  });
+
+  it("says so when nothing matches, which is not an error", async () => {
+    expect(await call(root, "grep", { pattern: "nothing here" })).toEqual({ content: "No matches for /nothing here/ in the workspace.", isError: false, summary: "no matches" });
+    expect((await call(root, "grep", { pattern: "zzz", path: "src", include: "*.ts" })).content).toBe("No matches for /zzz/ in src (files matching *.ts).");
+  });
+
+  it("passes rg's regex error back, with its caret, as an error", async () => {
+    const result = await call(root, "grep", { pattern: "foo(" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Error: rg could not search: rg: regex parse error:\n/);
+    expect(result.content).toContain("^");
+    expect(result.content).toContain("unclosed group");
+  });
+
+  it("refuses an empty pattern, an excluding include and an include with ..", async () => {
+    expect((await call(root, "grep", { pattern: "" })).content).toBe('Error: pattern must not be empty; to list files use glob with "**/*"');
+    expect((await call(root, "grep", { pattern: "x", include: "!*.ts" })).content).toBe('Error: include "!*.ts" must name the files to search; excluding with "!" is not supported');
+    expect((await call(root, "grep", { pattern: "x", include: "../*.ts" })).content).toBe('Error: include "../*.ts" must not contain a ".." segment');
+  });
+
+  it("refuses a path that does not exist or is not a regular file", async () => {
+    expect((await call(root, "grep", { pattern: "x", path: "nope" })).content).toBe("Error: not found: nope; use list_files to see what exists");
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    expect((await call(root, "grep", { pattern: "x", path: "pipe" })).content).toBe("Error: pipe is not a regular file (a FIFO, socket or device); it was not opened");
+  });
+
+  it("skips a FIFO inside a searched directory instead of hanging on it", async () => {
+    const dir = tree({ "a.txt": "x\n" });
+    execFileSync("mkfifo", [path.join(dir, "pipe")]);
+    expect((await call(dir, "grep", { pattern: "x" })).content).toBe("a.txt:1:x");
+  });
+
+  it("stops when the caller cancels", async () => {
+    const result = await runTool("grep", { pattern: "foo" }, { workspace: new Workspace(root), signal: AbortSignal.abort() });
+    expect(result).toMatchObject({ isError: true, content: "Error: grep was cancelled" });
+  });
+});
+
+describe("grep: patterns that look like options are searched for", () => {
+  const root = tree({ "flags.txt": "run with --files\nor -e here\n" });
+
+  it.each([
+    ["--files", "flags.txt:1:run with --files"],
+    ["-e", "flags.txt:2:or -e here"],
+    ["--", "flags.txt:1:run with --files"],
+  ])("%s", async (pattern, expected) => {
+    expect((await call(root, "grep", { pattern })).content).toBe(expected);
+  });
+
+  it("treats a path that looks like an option as a path", async () => {
+    fs.writeFileSync(path.join(root, "--files"), "inside the file named --files\n");
+    expect((await call(root, "grep", { pattern: "inside", path: "--files" })).content).toBe("--files:1:inside the file named --files");
+  });
+});
+
+describe("grep: the cap and long lines", () => {
+  it(`stops at ${MAX_RESULT_LINES} lines and says more matches exist`, async () => {
+    const root = tree({ "many.txt": Array.from({ length: 300 }, (_, i) => `hit ${i + 1}\n`).join("") });
+    const { content, summary } = await call(root, "grep", { pattern: "hit" });
+    const lines = content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
+    expect(lines[MAX_RESULT_LINES - 1]).toBe("many.txt:100:hit 100");
+    expect(lines[MAX_RESULT_LINES]).toBe(CAP_MESSAGE);
+    expect(summary).toBe("100 matching lines in 1 file");
+  });
+
+  it("shows exactly the cap without the message", async () => {
+    const root = tree({ "exact.txt": "hit\n".repeat(MAX_RESULT_LINES) });
+    const lines = (await call(root, "grep", { pattern: "hit" })).content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES);
+    expect(lines.at(-1)).toBe("exact.txt:100:hit");
+  });
+
+  it("counts separators in the cap, never going over it", async () => {
+    // A hit on every 4th line with context 1: groups of three lines and a "--",
+    // arranged so that line 100 would be a separator.
+    const root = tree({ "groups.txt": Array.from({ length: 400 }, (_, i) => (i % 4 === 1 ? "hit\n" : "x\n")).join("") });
+    const lines = (await call(root, "grep", { pattern: "hit", context: 1 })).content.split("\n");
+    expect(lines.length).toBeLessThanOrEqual(MAX_RESULT_LINES + 1);
+    expect(lines.at(-1)).toBe(CAP_MESSAGE);
+    expect(lines.at(-2)).not.toBe("--");
+  });
+
+  it("returns at the cap when a pattern matches two million lines", async () => {
+    const root = tree({ "huge.txt": "MARK line\n".repeat(2_000_000) });
+    const lines = (await call(root, "grep", { pattern: "MARK" })).content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
+    expect(lines[0]).toBe("huge.txt:1:MARK line");
+    expect(lines.at(-1)).toBe(CAP_MESSAGE);
+  });
+
+  it(`clips hits and context lines at ${MAX_MATCH_CHARS} characters`, async () => {
+    const long = "a".repeat(5_000);
+    const root = tree({ "long.txt": `before ${long}\nhit ${long}\nshort hit\n` });
+    const { content } = await call(root, "grep", { pattern: "hit", context: 1 });
+    const marker = ` … [line clipped at ${MAX_MATCH_CHARS} characters]`;
+    expect(content).toBe(
+      [`long.txt-1-${`before ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`, `long.txt:2:${`hit ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`, "long.txt:3:short hit"].join("\n"),
+    );
+  });
+
+  it("never cuts an emoji in half when clipping", async () => {
+    const root = tree({ "emoji.txt": `a${"😀".repeat(MAX_MATCH_CHARS)}\n` });
+    const { content } = await call(root, "grep", { pattern: "a" });
+    expect(content).toBe(`emoji.txt:1:a${"😀".repeat((MAX_MATCH_CHARS - 2) / 2)} … [line clipped at ${MAX_MATCH_CHARS} characters]`);
+  });
+});
+
+describe("grep: what it searches", () => {
+  it("skips binary files in a directory", async () => {
+    const root = tree({ "bin.dat": Buffer.from("MARK\0\0\0"), "text.txt": "MARK\n" });
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("text.txt:1:MARK");
+  });
+
+  it("searches a git-ignored file when it is named explicitly, but not in a directory search", async () => {
+    const root = tree({ ".gitignore": "*.log\n", "app.log": "MARK in log\n", "a.txt": "MARK\n" });
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("a.txt:1:MARK");
+    expect((await call(root, "grep", { pattern: "MARK", path: "app.log" })).content).toBe("app.log:1:MARK in log");
+  });
+
+  it("shows invalid UTF-8 as replacement characters", async () => {
+    const root = tree({ "bad.txt": Buffer.from([0x4d, 0x41, 0x52, 0x4b, 0xff, 0x0a]) });
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\uFFFD");
+  });
+});
