@@ -72,7 +72,10 @@ async function main(argv: string[]): Promise<number> {
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   const log = new StepLog({ quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY) });
-  const session = new Session({ model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined });
+  const session = new Session({
+    model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined,
+    streamText: Boolean(process.stdout.isTTY), quiet: values.quiet,
+  });
 
   if (values.print !== undefined) {
     if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`);
