@@ -101,7 +101,10 @@ export async function runTerminal(session: Session, banner: string): Promise<num
   console.log(banner);
   for (;;) {
     const line = readlineSync.question("you > ");
-    if (readlineSync.getRawInput().includes("\0")) return 0; // Ctrl-D
+    if (readlineSync.getRawInput().includes("\0")) {
+      console.log(); // Ctrl-D: end the prompt's line, so the shell's prompt starts on its own
+      return 0;
+    }
     if (line.trim() === "") continue;
     if (line.startsWith("/")) {
       if (session.command(line) === "exit") return 0;
