@@ -56,8 +56,14 @@ export async function describeApiError(error: unknown): Promise<string> {
     return `network: could not reach the API at ${(await getClient()).baseURL} (${(error.cause as Error | undefined)?.message ?? error.message})`;
   }
   if (!(error instanceof Sdk.APIError)) return `unexpected error: ${(error as Error).message}`;
-  const body = error.error as { error?: { message?: string } } | undefined;
+  const body = error.error as { error?: { type?: string; message?: string } } | undefined;
   const apiMessage = body?.error?.message ?? error.message;
+  // An error event inside a stream that had started (HTTP 200) has no status, only the API's
+  // error type, and the SDK does not retry it.
+  if (error.status === undefined) {
+    const what = { overloaded_error: "overloaded", rate_limit_error: "rate limited", api_error: "server error" }[body?.error?.type ?? ""] ?? "API error";
+    return `${what}, in the middle of the answer: ${apiMessage}`;
+  }
   switch (true) {
     case error.status === 401 || error.status === 403:
       return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
@@ -70,6 +76,6 @@ export async function describeApiError(error: unknown): Promise<string> {
     case error.status !== undefined && error.status >= 500:
       return `server error (${error.status}), still after retries: ${apiMessage}`;
     default:
-      return `API error${error.status ? ` (${error.status})` : ""}: ${apiMessage}`;
+      return `API error (${error.status}): ${apiMessage}`;
   }
 }
