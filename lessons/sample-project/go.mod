@@ -1,0 +1,3 @@
+module example.com/shortly
+
+go 1.22
