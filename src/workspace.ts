@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 
-/** Files ignore rules are read from, in every directory (later ones win). */
+/** Files ignore rules are read from, in every directory; each kind hides files on its own. */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
 
 /** Directories that are noise to a code search, hidden wherever they are. */
@@ -51,8 +51,8 @@ export type Resolved =
 export class Workspace {
   /** The root after resolving symlinks: every check compares against this. */
   readonly root: string;
-  /** Per directory (relative, "" for the root): the ignore rules found there, or null. */
-  private rulesCache = new Map<string, Ignore | null>();
+  /** Per ignore file name, then per directory (relative, "" for the root): its rules, or null. */
+  private rulesCache = new Map(IGNORE_FILE_NAMES.map((name) => [name, new Map<string, Ignore | null>()]));
   /** Per directory: whether ignore rules hide it. */
   private hiddenDirCache = new Map<string, boolean>();
 
@@ -123,39 +123,42 @@ export class Workspace {
   }
 
   /**
-   * Applies the ignore files of each directory above the path, nearest first:
-   * like git, a deeper file's rule (including a "!" re-include) wins.
+   * Whether the .gitignore files hide the path, or the .ignore files do. Each
+   * kind is read like git reads .gitignore: the nearest directory's file
+   * first, so a deeper rule (including a "!" re-include) wins. A "!" in an
+   * .ignore file cannot bring back what a .gitignore hides: grep's rg prunes
+   * with .gitignore alone, and must never hide more than this.
    */
   private isIgnored(relPath: string, isDir: boolean): boolean {
+    return IGNORE_FILE_NAMES.some((fileName) => this.isIgnoredBy(fileName, relPath, isDir));
+  }
+
+  private isIgnoredBy(fileName: string, relPath: string, isDir: boolean): boolean {
     const segments = relPath.split("/");
     for (let depth = segments.length - 1; depth >= 0; depth--) {
-      const dir = segments.slice(0, depth).join("/");
-      const rules = this.rulesFor(dir);
+      const rules = this.rulesFor(fileName, segments.slice(0, depth).join("/"));
       if (!rules) continue;
-      const below = segments.slice(depth).join("/") + (isDir ? "/" : "");
-      const verdict = rules.test(below);
+      const verdict = rules.test(segments.slice(depth).join("/") + (isDir ? "/" : ""));
       if (verdict.ignored) return true;
       if (verdict.unignored) return false;
     }
     return false;
   }
 
-  /** The combined rules of one directory's ignore files, read once. */
-  private rulesFor(relDir: string): Ignore | null {
-    if (this.rulesCache.has(relDir)) return this.rulesCache.get(relDir)!;
+  /** The rules of one ignore file in one directory, read once. */
+  private rulesFor(fileName: string, relDir: string): Ignore | null {
+    const cache = this.rulesCache.get(fileName)!;
+    if (cache.has(relDir)) return cache.get(relDir)!;
     let rules: Ignore | null = null;
-    for (const name of IGNORE_FILE_NAMES) {
-      const file = path.join(this.root, relDir, name);
-      let text: string;
-      try {
-        if (!fs.lstatSync(file).isFile()) continue; // never follow a symlinked ignore file
-        text = fs.readFileSync(file, "utf8");
-      } catch {
-        continue;
-      }
-      rules = (rules ?? ignore({ ignorecase: false })).add(text); // case-sensitive, as git and rg are on Linux
+    const file = path.join(this.root, relDir, fileName);
+    try {
+      // Never follow a symlinked ignore file: it could be any file, inside or out.
+      // Case-sensitive, as git and rg are on Linux.
+      if (fs.lstatSync(file).isFile()) rules = ignore({ ignorecase: false }).add(fs.readFileSync(file, "utf8"));
+    } catch {
+      // no ignore file here
     }
-    this.rulesCache.set(relDir, rules);
+    cache.set(relDir, rules);
     return rules;
   }
 }

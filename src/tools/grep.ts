@@ -30,7 +30,7 @@ export const grep: Tool<Args> = {
     properties: {
       pattern: { type: "string", description: "Rust regex to search for, e.g. \"fn main\" or \"(?i)todo\"" },
       path: { type: "string", description: 'file or directory to search, relative to the workspace root (default ".")' },
-      include: { type: "string", description: 'only search files whose path matches this glob, e.g. "*.ts" or "src/**/*.py"' },
+      include: { type: "string", description: 'only search files matching this glob: "*.ts" matches the name at any depth, "src/**/*.py" the path from the workspace root' },
       context: { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)` },
     },
     required: ["pattern"],
@@ -54,11 +54,14 @@ export const grep: Tool<Args> = {
       "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
       "--sortr=modified", // newest files first, lines in file order
       "--hidden", // dotfiles are visible unless a rule below hides them
-      // rg walks with .gitignore pruning as a speed-up; only our ignore files count, so
-      // .rgignore, git's exclude/global files and ignore files above the workspace are off.
+      // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
+      // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
+      // git's exclude/global files and ignore files above the workspace are off.
       "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
       "--max-columns=1000", "--max-columns-preview", // bounds what one line can send through the pipe
-      ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
+      // Protected names in any case, noise folders exactly as isVisible matches them.
+      ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
+      ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
       ...(include ? [`--glob=${include}`] : []),
       ...(context > 0 ? [`--context=${context}`] : []),
       `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option

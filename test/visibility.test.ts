@@ -1,0 +1,166 @@
+// Visibility: one shared rule decides which files exist for the search tools.
+// The invariant: glob "**/*", grep with a pattern every file matches, and a
+// recursive list_files walk return the same set of files, on a tree with
+// ignored, hidden, protected and symlinked entries.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Workspace } from "../src/workspace.js";
+import { call, makeTree } from "./helpers.js";
+
+const base = makeTree({
+  // Every file holds the line MARK, ignore files as a comment.
+  "app/.gitignore": "# MARK\n*.log\nbuild/\n/root-only.txt\n**/gen/**\n!important.log\n",
+  "app/.ignore": "# MARK\n*.bak\nscratch/\n!negated.log\n", // a "!" here cannot undo .gitignore
+  "app/.rgignore": "# MARK\nsrc/b.ts\n*.md\n", // rg's own file: Scout does not honour it
+  "app/src/a.ts": "MARK\n",
+  "app/src/b.ts": "MARK\n",
+  "app/src/gen/z.ts": "MARK\n",
+  "app/gen/x.ts": "MARK\n",
+  "app/app.log": "MARK\n",
+  "app/important.log": "MARK\n",
+  "app/negated.log": "MARK\n",
+  "app/root-only.txt": "MARK\n",
+  "app/build/out.js": "MARK\n",
+  "app/sub/root-only.txt": "MARK\n",
+  "app/sub/build/out.js": "MARK\n",
+  "app/sub/.gitignore": "# MARK\n!keep.log\nlocal.txt\n",
+  "app/sub/keep.log": "MARK\n",
+  "app/sub/other.log": "MARK\n",
+  "app/sub/local.txt": "MARK\n",
+  "app/sub/.ignore": "# MARK\nnotes.md\n",
+  "app/sub/notes.md": "MARK\n",
+  "app/notes.md": "MARK\n",
+  "app/sub/deep/.gitignore": "# MARK\n*.tmp\n",
+  "app/sub/deep/x.tmp": "MARK\n",
+  "app/sub/deep/y.txt": "MARK\n",
+  "app/a.bak": "MARK\n",
+  "app/scratch/s.txt": "MARK\n",
+  "app/.github/workflows/ci.yml": "MARK\n",
+  "app/.editorconfig": "MARK\n",
+  "app/.env": "MARK\n",
+  "app/.env.local": "MARK\n",
+  "app/.Env.Production": "MARK\n",
+  "app/.env.example": "MARK\n",
+  "app/.env.sample": "MARK\n",
+  "app/config/.env.test": "MARK\n",
+  "app/id_rsa": "MARK\n",
+  "app/ID_ED25519.pub": "MARK\n",
+  "app/keys/server.pem": "MARK\n",
+  "app/keys/api.KEY": "MARK\n",
+  "app/keys/readme.txt": "MARK\n",
+  "app/.npmrc": "MARK\n",
+  "app/.netrc": "MARK\n",
+  "app/.ssh/config": "MARK\n",
+  "app/.aws/credentials": "MARK\n",
+  "app/.git/config": "MARK\n",
+  "app/.git/HEAD": "MARK\n",
+  "app/sub/.git/config": "MARK\n",
+  "app/node_modules/pkg/index.js": "MARK\n",
+  "app/sub/node_modules/x.js": "MARK\n",
+  "app/Node_Modules/x.js": "MARK\n", // noise folders are matched exactly, like .gitignore names
+  "app/docs/read me.md": "MARK\n",
+  "app/docs/ünï.txt": "MARK\n",
+  "outside/o.txt": "MARK\n",
+});
+const root = path.join(base, "app");
+fs.symlinkSync("src/a.ts", path.join(root, "link-a.ts"));
+fs.symlinkSync("src", path.join(root, "link-src"));
+fs.symlinkSync("../outside", path.join(root, "link-out"));
+fs.symlinkSync("../outside/o.txt", path.join(root, "link-o.txt"));
+fs.symlinkSync(".env", path.join(root, "link-env"));
+fs.symlinkSync(".", path.join(root, "sub/loop"));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const VISIBLE = [
+  ".editorconfig", ".env.example", ".env.sample", ".github/workflows/ci.yml", ".gitignore", ".ignore", ".rgignore",
+  "Node_Modules/x.js", "docs/read me.md", "docs/ünï.txt", "important.log", "keys/readme.txt", "notes.md",
+  "src/a.ts", "src/b.ts", "sub/.gitignore", "sub/.ignore", "sub/deep/.gitignore", "sub/deep/y.txt", "sub/keep.log", "sub/root-only.txt",
+].sort();
+const VISIBLE_IN_SUB = VISIBLE.filter((file) => file.startsWith("sub/"));
+
+async function globFiles(dir: string): Promise<string[]> {
+  const { content, isError } = await call(root, "glob", { pattern: "**/*", path: dir });
+  expect(isError).toBe(false);
+  return content.split("\n").sort();
+}
+
+async function grepFiles(dir: string): Promise<string[]> {
+  const { content, isError } = await call(root, "grep", { pattern: "MARK", path: dir });
+  expect(isError).toBe(false);
+  return content.split("\n").map((line) => /^(.*):1:(# )?MARK$/.exec(line)![1]).sort();
+}
+
+/** Every file a recursive list_files walk shows (not directories, not symlinks). */
+async function listedFiles(dir: string): Promise<string[]> {
+  const { content, isError } = await call(root, "list_files", { path: dir });
+  expect(isError).toBe(false);
+  const files: string[] = [];
+  for (const line of content.split("\n")) {
+    if (line.startsWith("(")) continue; // the footer
+    const rel = dir === "." ? line : `${dir}/${line}`;
+    if (line.endsWith("/")) files.push(...(await listedFiles(rel.slice(0, -1))));
+    else if (!line.endsWith("@")) files.push(rel);
+  }
+  return files.sort();
+}
+
+describe("the visibility invariant", () => {
+  it("glob '**/*' shows exactly the visible files", async () => {
+    expect(await globFiles(".")).toEqual(VISIBLE);
+  });
+
+  it("grep searches exactly the files glob shows", async () => {
+    expect(await grepFiles(".")).toEqual(await globFiles("."));
+  });
+
+  it("a recursive list_files walk shows exactly the files glob shows", async () => {
+    expect(await listedFiles(".")).toEqual(await globFiles("."));
+  });
+
+  it("holds for a subdirectory too (rg does not read the root's .gitignore there)", async () => {
+    expect(await globFiles("sub")).toEqual(VISIBLE_IN_SUB);
+    expect(await grepFiles("sub")).toEqual(VISIBLE_IN_SUB);
+    expect(await listedFiles("sub")).toEqual(VISIBLE_IN_SUB);
+  });
+});
+
+describe("ignore rules", () => {
+  it("a deeper .gitignore re-includes with !", async () => {
+    expect((await call(root, "glob", { pattern: "**/*.log" })).content.split("\n").sort()).toEqual(["important.log", "sub/keep.log"]);
+  });
+
+  it("a ! in .ignore cannot bring back a file .gitignore hides", async () => {
+    expect((await call(root, "glob", { pattern: "negated.log" })).content).toBe('No files match "negated.log".');
+    expect((await call(root, "grep", { pattern: "MARK", include: "negated.log" })).content).toBe("No matches for /MARK/ in the workspace (files matching negated.log).");
+  });
+
+  it("list_files counts what the rules hide", async () => {
+    const { content } = await call(root, "list_files", { path: "sub" });
+    expect(content.split("\n").at(-1)).toBe("(6 entries hidden by ignore rules or protection)"); // build, other.log, local.txt, notes.md, .git, node_modules
+  });
+
+  it("read_file reads an ignored file or a node_modules file named explicitly", async () => {
+    expect((await call(root, "read_file", { path: "app.log" })).content).toBe("1\tMARK\n(lines 1-1 of 1)");
+    expect((await call(root, "read_file", { path: "node_modules/pkg/index.js" })).content).toBe("1\tMARK\n(lines 1-1 of 1)");
+  });
+
+  it("grep searches an ignored file named explicitly", async () => {
+    expect((await call(root, "grep", { pattern: "MARK", path: "build/out.js" })).content).toBe("build/out.js:1:MARK");
+  });
+
+  it("an include glob cannot bring back ignored or protected files", async () => {
+    for (const include of ["*.log", "**/gen/**", ".env*", "id_rsa", "**/node_modules/**", "*.pem"]) {
+      const { content } = await call(root, "grep", { pattern: "MARK", include });
+      expect(content.split("\n").filter((line) => !/^(important\.log|sub\/keep\.log|\.env\.(example|sample)):1:MARK$/.test(line) && !line.startsWith("No matches"))).toEqual([]);
+    }
+  });
+
+  it("a path that leaves the root is never visible", () => {
+    const workspace = new Workspace(root);
+    for (const rel of ["..", "../outside/o.txt", "src/../../outside/o.txt", "/etc/passwd", root + "/src/a.ts"]) {
+      expect(workspace.isVisible(rel)).toBe(false);
+    }
+    expect(workspace.isVisible("src/a.ts")).toBe(true);
+  });
+});
