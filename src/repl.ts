@@ -125,5 +125,6 @@ export async function runPiped(session: Session): Promise<number> {
     }
     if (!(await session.ask(line))) failed = true;
   }
+  process.stdin.destroy(); // after /exit: an open stdin would keep Scout running
   return failed ? 1 : 0;
 }
