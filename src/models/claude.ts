@@ -53,7 +53,7 @@ export async function describeApiError(error: unknown): Promise<string> {
   const Sdk = await loadSdk();
   if (error instanceof Sdk.APIUserAbortError) return "cancelled";
   if (error instanceof Sdk.APIConnectionError) {
-    return `network: could not reach the API at ${(await getClient()).baseURL} (${(error.cause as Error | undefined)?.message ?? error.message})`;
+    return `network: could not reach the API at ${(await getClient()).baseURL} (${innermostCause(error).message})`;
   }
   if (!(error instanceof Sdk.APIError)) return `unexpected error: ${(error as Error).message}`;
   const body = error.error as { error?: { type?: string; message?: string } } | undefined;
@@ -78,4 +78,10 @@ export async function describeApiError(error: unknown): Promise<string> {
     default:
       return `API error (${error.status}): ${apiMessage}`;
   }
+}
+
+/** fetch's own error only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is a cause further down. */
+function innermostCause(error: Error): Error {
+  while (error.cause instanceof Error) error = error.cause;
+  return error;
 }
