@@ -14,6 +14,7 @@ export type Scripted =
   | { kind: "message"; content: Block[]; stop_reason: string; usage: { input_tokens: number; output_tokens: number } }
   | { kind: "error"; status: number; type: string; message: string }
   | { kind: "stream_error"; type: string; message: string }
+  | { kind: "stall"; text: string }
   | { kind: "count"; input_tokens: number }
   | { kind: "hang" };
 
@@ -28,6 +29,8 @@ export function reply(content: Block[], stop_reason = content.some((b) => b.type
 export const apiError = (status: number, type: string, message: string): Scripted => ({ kind: "error", status, type, message });
 /** A stream that starts (status 200) and then fails with an error event, as an overload mid-answer does. */
 export const streamError = (type: string, message: string): Scripted => ({ kind: "stream_error", type, message });
+/** A stream that starts writing `text` and then stalls, never finishing (until the client gives up). */
+export const stall = (text: string): Scripted => ({ kind: "stall", text });
 /** A count_tokens answer. */
 export const count = (input_tokens: number): Scripted => ({ kind: "count", input_tokens });
 /** Receives the request and never answers (until the client gives up). */
@@ -67,7 +70,7 @@ export async function startApiServer(): Promise<ApiServer> {
     if (next.kind === "hang") return; // the socket stays open until the client aborts
     if (next.kind === "error") return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
     if (next.kind === "count") return sendJson(res, 200, { input_tokens: next.input_tokens });
-    if (next.kind === "stream_error") return sendStreamError(res, next, body?.model);
+    if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model);
     const message = {
       id: `msg_${requests.length}`, type: "message", role: "assistant", model: body?.model ?? "unknown",
       content: next.content, stop_reason: next.stop_reason, stop_sequence: null, usage: next.usage,
@@ -121,11 +124,19 @@ function sendStream(res: http.ServerResponse, message: { content: Block[]; stop_
   res.end();
 }
 
-function sendStreamError(res: http.ServerResponse, error: { type: string; message: string }, model: string): void {
+/** A stream that starts, then fails with an error event, or stalls after some text. */
+function sendBrokenStream(res: http.ServerResponse, how: Scripted & { kind: "stream_error" | "stall" }, model: string): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const message = { id: "msg_failed", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
-  res.write(`event: message_start\ndata: ${JSON.stringify({ type: "message_start", message })}\n\n`);
-  res.end(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: error.type, message: error.message } })}\n\n`);
+  const send = (data: { type: string; [key: string]: unknown }) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const message = { id: "msg_broken", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
+  send({ type: "message_start", message });
+  if (how.kind === "stream_error") {
+    send({ type: "error", error: { type: how.type, message: how.message } });
+    res.end();
+  } else {
+    send({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+    send({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: how.text } });
+  }
 }
 
 /** Splits a string in two, so the client has to join the pieces as it would for a real stream. */

@@ -1,0 +1,340 @@
+// Claude end to end: the real CLI (a child process) and the real SDK, talking
+// to a scripted Messages-API server on 127.0.0.1. The tests check what the
+// server received and what the user saw.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { apiError, hang, reply, stall, startApiServer, streamError, text, toolUse, type ApiServer } from "./api-server.js";
+import { CLI, makeTree, runCli } from "./helpers.js";
+
+const FILES = {
+  "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
+  "README.md": "# demo\n",
+};
+
+let api: ApiServer;
+let root: string;
+beforeEach(async () => {
+  api = await startApiServer();
+  root = makeTree(FILES);
+});
+afterEach(() => api.close());
+
+/** The environment that sends the real SDK to our server (and nothing else). */
+function claudeEnv(extra: Record<string, string | undefined> = {}) {
+  return { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined, ...extra };
+}
+const scout = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  runCli(["--cwd", root, ...args], { cwd: root, input: options.input, env: claudeEnv(options.env), timeoutMs: 60_000 });
+
+const messagesOf = (n: number) => api.requests[n].body.messages;
+const stepLines = (stderr: string) => stderr.split("\n").filter((line) => /^\[\d+\] /.test(line));
+
+describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
+  it("runs a tool round trip and sends the results back, errors flagged", async () => {
+    api.script(
+      reply([text("Let me search."), toolUse("toolu_1", "grep", { pattern: "safe_path" })]),
+      reply([toolUse("toolu_2", "read_file", { path: "missing.py" })]),
+      reply([text("safe_path is defined at app.py:3.")]),
+    );
+    const run = await scout(["-p", "where is safe_path defined?"]);
+
+    expect(api.requests).toHaveLength(3);
+    const first = api.requests[0];
+    expect(first.path).toBe("/v1/messages");
+    expect(first.headers["x-api-key"] ?? first.headers.authorization).toMatch(/\btest-key$/); // this SDK sends it as a Bearer token
+    expect(first.body.stream).toBe(true);
+    expect(first.body.model).toBe("claude-haiku-4-5");
+    expect(first.body.system).toContain("grep");
+    expect(first.body.messages).toEqual([{ role: "user", content: "where is safe_path defined?" }]);
+    expect(first.body.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["glob", "grep", "list_files", "read_file"]);
+    for (const tool of first.body.tools) {
+      expect(Object.keys(tool).sort()).toEqual(["description", "input_schema", "name"]);
+      expect(tool.input_schema.type).toBe("object");
+      expect(tool.description.length).toBeGreaterThan(20);
+    }
+    expect(first.body.tools.find((tool: { name: string }) => tool.name === "grep").input_schema.required).toEqual(["pattern"]);
+
+    // The second request: the question, the assistant's message as streamed, the grep result.
+    expect(messagesOf(1)).toEqual([
+      { role: "user", content: "where is safe_path defined?" },
+      { role: "assistant", content: [
+        { type: "text", text: "Let me search." },
+        { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "safe_path" } },
+      ] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "app.py:3:def safe_path(p):", is_error: false }] },
+    ]);
+    // The third: the failed read_file comes back as an error result, and the conversation goes on.
+    const failed = messagesOf(2).at(-1);
+    expect(failed.role).toBe("user");
+    expect(failed.content).toHaveLength(1);
+    expect(failed.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_2", is_error: true });
+    expect(failed.content[0].content).toMatch(/^Error: file not found: missing\.py/);
+    expect(messagesOf(2).slice(0, 3)).toEqual(messagesOf(1));
+
+    // stdout: the answer only. stderr: a line per model call and per tool call, and the turn summary.
+    // Text written before tool calls is not the answer: it goes to stderr, where it would have streamed.
+    expect(run.stdout).toBe("safe_path is defined at app.py:3.\n");
+    expect(run.stderr).toMatch(/^Let me search\.\n\[1\] model /);
+    const steps = stepLines(run.stderr);
+    expect(steps).toHaveLength(5);
+    expect(steps[0]).toMatch(/^\[1\] model claude-haiku-4-5 → tool_use · 100 in \/ 20 out tokens/);
+    expect(steps[1]).toMatch(/^\[2\] grep \{"pattern":"safe_path"\} → /);
+    expect(steps[3]).toMatch(/^\[4\] read_file \{"path":"missing.py"\} → error: file not found/);
+    expect(steps[4]).toMatch(/^\[5\] model claude-haiku-4-5 → end_turn/);
+    expect(run.stderr).toMatch(/turn: grep → read_file → answer · 3 model calls · 300 input tokens/);
+    expect(run.code).toBe(0);
+  });
+
+  it("runs two tool_use blocks of one message and returns both results in order, in one message", async () => {
+    api.script(
+      reply([toolUse("toolu_a", "glob", { pattern: "**/*.py" }), toolUse("toolu_b", "read_file", { path: "README.md" })]),
+      reply([text("One Python file, app.py.")]),
+    );
+    const run = await scout(["-p", "what is here?"]);
+
+    expect(api.requests).toHaveLength(2);
+    const results = messagesOf(1).at(-1);
+    expect(results.role).toBe("user");
+    expect(results.content).toEqual([
+      { type: "tool_result", tool_use_id: "toolu_a", content: expect.stringContaining("app.py"), is_error: false },
+      { type: "tool_result", tool_use_id: "toolu_b", content: expect.stringContaining("# demo"), is_error: false },
+    ]);
+    expect(stepLines(run.stderr).map((line) => line.split(" ")[1])).toEqual(["model", "glob", "read_file", "model"]);
+    expect(run.stdout).toBe("One Python file, app.py.\n");
+    expect(run.code).toBe(0);
+  });
+
+  it("sends the model named by --model, else SCOUT_MODEL, else the default", async () => {
+    api.script(reply([text("a")]), reply([text("b")]), reply([text("c")]));
+    await scout(["-p", "q", "--model", "claude-sonnet-4-5"], { env: { SCOUT_MODEL: "claude-opus-4-1" } });
+    await scout(["-p", "q"], { env: { SCOUT_MODEL: "claude-opus-4-1" } });
+    await scout(["-p", "q"]);
+    expect(api.requests.map((request) => request.body.model)).toEqual(["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"]);
+  });
+
+  it("talks to Claude with ANTHROPIC_AUTH_TOKEN alone, sent as a Bearer token", async () => {
+    api.script(reply([text("yes")]));
+    const run = await scout(["-p", "q"], { env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: "test-token" } });
+    expect(run.stdout).toBe("yes\n");
+    expect(api.requests[0].headers.authorization).toBe("Bearer test-token");
+  });
+
+  it("--quiet: the answer on stdout and nothing on stderr, not even the text before tool calls", async () => {
+    api.script(reply([text("Let me search."), toolUse("toolu_1", "grep", { pattern: "safe_path" })]), reply([text("app.py:3")]));
+    const run = await scout(["-p", "where is safe_path?", "--quiet"]);
+    expect(run.stdout).toBe("app.py:3\n");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+
+  it("--trace writes one JSON object per line, with the full tool input and result", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
+    const trace = path.join(root, "trace.jsonl");
+    const run = await scout(["-p", "who calls normpath?", "--trace", trace]);
+    expect(run.code).toBe(0);
+
+    const records = fs.readFileSync(trace, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((record) => record.type)).toEqual(["model", "tool", "model", "turn"]);
+    expect(records[1]).toMatchObject({
+      name: "grep",
+      input: { pattern: "normpath" },
+      result: { content: "app.py:4:    return os.path.normpath(p)", is_error: false },
+    });
+    expect(records[0]).toMatchObject({ stopReason: "tool_use", usage: { input_tokens: 100, output_tokens: 20 } });
+    expect(records[3].result).toMatchObject({ text: "app.py:4", toolCalls: ["grep"], modelCalls: 2 });
+  });
+});
+
+describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
+  it("answers each line, and the second request carries the first turn", async () => {
+    api.script(
+      reply([toolUse("toolu_1", "grep", { pattern: "safe_path" })]),
+      reply([text("At app.py:3.")]),
+      reply([text("It returns a normalised path.")]),
+    );
+    const run = await scout([], { input: "where is safe_path defined?\nwhat does it return?\n" });
+
+    expect(api.requests).toHaveLength(3);
+    expect(messagesOf(2)).toEqual([
+      ...messagesOf(1),
+      { role: "assistant", content: [{ type: "text", text: "At app.py:3." }] },
+      { role: "user", content: "what does it return?" },
+    ]);
+    expect(run.stdout).toBe("At app.py:3.\nIt returns a normalised path.\n");
+    expect(run.stderr.match(/^turn: /gm)).toHaveLength(2);
+    expect(run.stderr).not.toContain("waiting for the model"); // the indicator is for terminals only
+    expect(run.code).toBe(0);
+  });
+
+  it("max_tokens: the partial answer is shown and said to be cut; the history drops the unfinished tool call", async () => {
+    api.script(
+      reply([text("The answer is"), toolUse("toolu_1", "grep", { pattern: "x" })], "max_tokens"),
+      reply([text("Second answer.")]),
+    );
+    const run = await scout([], { input: "first?\nsecond?\n" });
+
+    expect(run.stdout).toBe("The answer is\nSecond answer.\n");
+    expect(run.stderr).toContain("(the answer was cut: the model reached its output token limit)");
+    expect(messagesOf(1)).toEqual([
+      { role: "user", content: "first?" },
+      { role: "assistant", content: [{ type: "text", text: "The answer is" }] },
+      { role: "user", content: "second?" },
+    ]);
+    expect(run.code).toBe(0);
+  });
+
+  it("--trace keeps every step already done when Scout is killed mid-turn", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "safe_path" })]), hang);
+    const trace = path.join(root, "trace.jsonl");
+    const { child, exited } = startScout(["--trace", trace]);
+    child.stdin.end("where is safe_path?\n");
+    await api.waitForRequests(2); // the grep has run and its result is on its way back
+    child.kill("SIGKILL");
+    await exited;
+
+    const records = fs.readFileSync(trace, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(records.map((record) => record.type)).toEqual(["model", "tool"]);
+    expect(records[1].result.content).toBe("app.py:3:def safe_path(p):");
+  });
+
+  it("a 529 answered once is retried by the SDK, and the user only sees the answer", async () => {
+    api.script(apiError(529, "overloaded_error", "Overloaded"), reply([text("Fine now.")]));
+    const run = await scout(["-p", "hello?"]);
+
+    expect(api.requests).toHaveLength(2);
+    expect(api.requests[1].body).toEqual(api.requests[0].body);
+    expect(run.stdout).toBe("Fine now.\n");
+    expect(run.stderr).not.toMatch(/overloaded|error/i);
+    expect(run.code).toBe(0);
+  });
+
+  it("a 529 that lasts through the retries is one line saying so, and the next question works", async () => {
+    const overloaded = apiError(529, "overloaded_error", "Overloaded");
+    api.script(overloaded, overloaded, overloaded, reply([text("Back.")]));
+    const run = await scout([], { input: "first?\nsecond?\n" });
+
+    expect(api.requests).toHaveLength(4); // the first try and the SDK's 2 retries, then the second question
+    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual(["scout: overloaded, still after retries: Overloaded"]);
+    expect(run.stdout).toBe("Back.\n");
+    expect(run.code).toBe(1);
+  });
+
+  it("a 400 is one clear line with the API's message; the next question is answered; exit status 1", async () => {
+    api.script(apiError(400, "invalid_request_error", "messages.0.content: field required"), reply([text("Second answer.")]));
+    const run = await scout([], { input: "first?\nsecond?\n" });
+
+    expect(api.requests).toHaveLength(2); // a 400 is not retried
+    const errorLines = run.stderr.split("\n").filter((line) => line.includes("field required"));
+    expect(errorLines).toEqual(["scout: invalid request (400): messages.0.content: field required"]);
+    expect(run.stderr).not.toMatch(/^\s+at /m); // no stack trace
+    // The failed turn left nothing behind: the second request holds only the second question.
+    expect(messagesOf(1)).toEqual([{ role: "user", content: "second?" }]);
+    expect(run.stdout).toBe("Second answer.\n");
+    expect(run.code).toBe(1);
+  });
+
+  it("after a turn that failed part-way, the next turn's steps are numbered from 1 again", async () => {
+    api.script(
+      reply([toolUse("toolu_1", "grep", { pattern: "safe_path" })]),
+      apiError(400, "invalid_request_error", "too long"),
+      reply([text("Second answer.")]),
+    );
+    const run = await scout([], { input: "first?\nsecond?\n" });
+
+    expect(run.stderr).toContain("scout: invalid request (400): too long");
+    expect(stepLines(run.stderr).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual(["[1] model", "[2] grep", "[1] model"]);
+    expect(run.code).toBe(1);
+  });
+
+  it("an overload in the middle of a stream is one line saying so (not retried), and the next question works", async () => {
+    api.script(streamError("overloaded_error", "Overloaded"), reply([text("Back.")]));
+    const run = await scout([], { input: "first?\nsecond?\n" });
+
+    expect(api.requests).toHaveLength(2);
+    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual(["scout: overloaded, in the middle of the answer: Overloaded"]);
+    expect(messagesOf(1)).toEqual([{ role: "user", content: "second?" }]);
+    expect(run.stdout).toBe("Back.\n");
+    expect(run.code).toBe(1);
+  });
+
+  it("a refused key is one line that names the variables to check", async () => {
+    api.script(apiError(401, "authentication_error", "invalid x-api-key"));
+    const run = await scout(["-p", "hello?"]);
+
+    expect(api.requests).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toBe("scout: bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): invalid x-api-key");
+    expect(run.stdout).toBe("");
+    expect(run.code).toBe(1);
+  });
+
+  it("a server that is not there is one line naming the address, after the SDK's retries", async () => {
+    const gone = api.url;
+    await api.close(); // nothing listens on that port now
+    const run = await scout(["-p", "hello?"], { env: { ANTHROPIC_BASE_URL: gone } });
+
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`scout: network: could not reach the API at ${gone} (connect ECONNREFUSED ${gone.replace("http://", "")})`);
+    expect(run.code).toBe(1);
+  });
+
+  it("Ctrl-C during a turn cancels it, and the next question in stdin is answered", async () => {
+    api.script(hang, reply([text("The second answer.")]));
+    const { child, exited } = startScout();
+    child.stdin.end("a question that never gets an answer\nthe next question\n");
+    await api.waitForRequests(1);
+    child.kill("SIGINT");
+    const run = await exited;
+
+    expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
+    expect(api.requests).toHaveLength(2);
+    expect(messagesOf(1)).toEqual([{ role: "user", content: "the next question" }]);
+    expect(run.stdout).toBe("The second answer.\n");
+    expect(run.code).toBe(0);
+  });
+
+  it("Ctrl-C in the middle of a streamed answer: no partial answer on stdout", async () => {
+    api.script(stall("The answer begins"), reply([text("The second answer.")]));
+    const { child, exited } = startScout();
+    child.stdin.end("first?\nsecond?\n");
+    await api.waitForRequests(1);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let the partial text arrive (the test holds either way)
+    child.kill("SIGINT");
+    const run = await exited;
+
+    expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
+    expect(run.stdout).toBe("The second answer.\n");
+    expect(run.code).toBe(0);
+  });
+
+  it("/exit stops reading even while stdin stays open", async () => {
+    api.script(reply([text("First answer.")]));
+    const { child, exited } = startScout();
+    child.stdin.write("first?\n/exit\nnever asked\n"); // and stdin is not closed
+    const run = await exited;
+
+    expect(run.stdout).toBe("First answer.\n");
+    expect(api.requests).toHaveLength(1);
+    expect(run.code).toBe(0);
+  });
+});
+
+/** Starts the CLI with piped stdin that stays open until the test ends it. */
+function startScout(args: string[] = []) {
+  const child = spawn(process.execPath, [CLI, "--cwd", root, ...args], { cwd: root, env: withoutUndefined({ ...process.env, NO_COLOR: "1", ...claudeEnv() }) });
+  const run = { stdout: "", stderr: "", code: undefined as number | null | undefined };
+  child.stdout.on("data", (chunk) => (run.stdout += chunk));
+  child.stderr.on("data", (chunk) => (run.stderr += chunk));
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000); // a stuck child fails the test instead of outliving it
+  const exited = new Promise<typeof run>((resolve) => child.on("close", (code) => {
+    clearTimeout(watchdog);
+    resolve({ ...run, code });
+  }));
+  return { child, exited };
+}
+
+function withoutUndefined(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}

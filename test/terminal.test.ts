@@ -1,0 +1,163 @@
+// The terminal path: the REPL under a real pseudo-terminal. util-linux
+// `script` runs the CLI on a new pty and relays our pipe to it, so
+// readline-sync reads a real /dev/tty, and Ctrl-C / Ctrl-D are the bytes a
+// keyboard sends (\x03 / \x04), turned into SIGINT / end of input by the pty.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { hang, reply, stall, startApiServer, text } from "./api-server.js";
+import { CLI, makeTree } from "./helpers.js";
+
+const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
+/** Long enough for a slow CI machine; a watchdog, not a timing assertion. */
+const WAIT_MS = 30_000;
+
+let children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  children = [];
+});
+
+/** Runs `scout --cwd DIR` on a pseudo-terminal; env entries set to undefined are removed. */
+function scoutOnPty(root: string, env: Record<string, string | undefined> = {}) {
+  const merged: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, NO_COLOR: undefined, ...env };
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  // -q quiet, -e exit with the child's status, -f flush at once, -c the command; no typescript file.
+  const child = spawn("script", ["-qefc", `${process.execPath} ${CLI} --cwd '${root}'`, "/dev/null"], { env: merged as NodeJS.ProcessEnv });
+  children.push(child);
+  let output = "";
+  let onData = () => {};
+  child.stdout.on("data", (chunk) => { output += chunk; onData(); });
+  child.stderr.on("data", (chunk) => { output += chunk; onData(); });
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return {
+    exited,
+    /** Everything the terminal showed, colour codes left in. */
+    raw: () => output,
+    /** What a person reads: no colour codes, no \r. */
+    screen: () => plain(output),
+    /** Types a line (Enter is \r on a terminal), or raw key bytes. */
+    type: (keys: string) => child.stdin.write(keys),
+    /** Resolves when the screen matches; fails with the screen so far if it never does. */
+    waitFor(pattern: RegExp): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output)}`)), WAIT_MS);
+        onData = () => {
+          if (!pattern.test(plain(output))) return;
+          clearTimeout(timer);
+          // readline-sync starts reading just after it prints the prompt: give it a moment before typing.
+          setTimeout(resolve, 100);
+        };
+        onData();
+      });
+    },
+  };
+}
+
+function plain(text: string): string {
+  return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").replace(/\r/g, "");
+}
+/** n prompts on the screen. */
+const prompts = (n: number) => new RegExp(`(you > [^]*){${n}}`);
+
+describe("the REPL on a terminal", { timeout: 60_000 }, () => {
+  it("shows the banner and prompt, answers with visible steps, and /exit quits with status 0", async () => {
+    const root = makeTree(FILES);
+    const pty = scoutOnPty(root);
+    await pty.waitFor(/you > /);
+    pty.type("where is safe_path defined?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/tools\r");
+    await pty.waitFor(prompts(3));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+
+    const screen = pty.screen();
+    expect(screen).toMatch(/^scout \d+\.\d+\.\d+ · model: offline teaching model: .*not an LLM; set ANTHROPIC_API_KEY to talk to Claude\n/);
+    expect(screen).toContain(`workspace: ${root}\n`);
+    expect(screen).toContain("Type a question, or /help.\nyou > where is safe_path defined?\n");
+    expect(screen).toMatch(/\[1\] model offline-teacher → tool_use/);
+    expect(screen).toMatch(/\[2\] grep \{"pattern":"safe_path"\} → /);
+    expect(screen).toMatch(/\[4\] read_file \{"path":"app.py","offset":1,"limit":15\} → lines 1-4 of 4/);
+    expect(screen).toContain("`safe_path` is defined at app.py:3");
+    expect(screen).toMatch(/turn: grep → read_file → answer · 3 model calls/);
+    for (const name of ["read_file", "list_files", "glob", "grep"]) expect(screen).toMatch(new RegExp(`^${name} +\\S`, "m"));
+    expect(pty.raw()).toContain("\x1b[2m[1] model"); // step lines are dimmed on a terminal
+  });
+
+  it("never colours with NO_COLOR set", async () => {
+    const pty = scoutOnPty(makeTree(FILES), { NO_COLOR: "1" });
+    await pty.waitFor(/you > /);
+    pty.type("where is safe_path defined?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toMatch(/\[1\] model offline-teacher/);
+    expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
+  });
+
+  it("Ctrl-D at the prompt quits with status 0", async () => {
+    const pty = scoutOnPty(makeTree(FILES));
+    await pty.waitFor(/you > /);
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toMatch(/you > \n$/);
+  });
+
+  it("Ctrl-C at the prompt quits (killed by SIGINT: status 130)", async () => {
+    const pty = scoutOnPty(makeTree(FILES));
+    await pty.waitFor(/you > /);
+    pty.type("\x03");
+    expect(await pty.exited).toBe(130);
+  });
+
+  it("Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works", async () => {
+    const api = await startApiServer();
+    try {
+      api.script(hang, reply([text("The second answer.")]));
+      const pty = scoutOnPty(makeTree(FILES), { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" });
+      await pty.waitFor(/you > /);
+      expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
+      pty.type("a question that hangs\r");
+      await api.waitForRequests(1);
+      await pty.waitFor(/waiting for the model…/); // the indicator, shown while no token has arrived
+      pty.type("\x03");
+      await pty.waitFor(prompts(2));
+      pty.type("the next question\r");
+      await pty.waitFor(prompts(3));
+      pty.type("/exit\r");
+      expect(await pty.exited).toBe(0);
+
+      expect(pty.screen()).toContain("(cancelled; the conversation is as it was before this question)\nyou > the next question\n");
+      expect(pty.screen()).toContain("The second answer.\n");
+      expect(api.requests.map((request) => request.body.messages)).toEqual([
+        [{ role: "user", content: "a question that hangs" }],
+        [{ role: "user", content: "the next question" }],
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("Ctrl-C while the answer is streaming: the partial answer stays, the note starts on its own line", async () => {
+    const api = await startApiServer();
+    try {
+      api.script(stall("The answer begins"), reply([text("The second answer.")]));
+      const pty = scoutOnPty(makeTree(FILES), { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" });
+      await pty.waitFor(/you > /);
+      pty.type("a question\r");
+      await pty.waitFor(/The answer begins/);
+      pty.type("\x03");
+      await pty.waitFor(prompts(2));
+      pty.type("the next question\r");
+      await pty.waitFor(prompts(3));
+      pty.type("/exit\r");
+      expect(await pty.exited).toBe(0);
+
+      expect(pty.screen()).toMatch(/The answer begins(\^C)?\n\(cancelled; the conversation is as it was before this question\)\nyou > /);
+      // The next turn starts clean: its answer, then its step line, with no stray blank line.
+      expect(pty.screen()).toMatch(/you > the next question\nThe second answer\.\n\[1\] model /);
+    } finally {
+      await api.close();
+    }
+  });
+});
