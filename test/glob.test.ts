@@ -139,6 +139,20 @@ describe("glob: patterns that could run away end cleanly", () => {
     expect((await call(root, "glob", { pattern: "{a,{b,c}}/*.txt" })).content).toBe("a/b.txt");
   });
 
+  it("checks a symlink in the pattern's fixed folders, which fast-glob would follow", async () => {
+    const dir = tree({ "app/src/a.ts": "", "outside/secret.txt": "" });
+    const app = path.join(dir, "app");
+    fs.symlinkSync("../outside", path.join(app, "out"));
+    fs.symlinkSync("src", path.join(app, "src-link"));
+    expect(await call(app, "glob", { pattern: "out/*" })).toMatchObject({
+      isError: true,
+      content: 'Error: the folder in pattern "out" is outside the workspace; paths must stay inside the directory Scout was started in',
+    });
+    expect((await call(app, "glob", { pattern: "{src,out}/*" })).isError).toBe(true);
+    expect((await call(app, "glob", { pattern: "src-link/*.ts" })).content).toBe("src-link/a.ts"); // inside: fine
+    expect((await call(app, "glob", { pattern: "**/*" })).content).toBe("src/a.ts"); // never followed while walking
+  });
+
   it("does not follow symlinks, so loops end", async () => {
     fs.symlinkSync(".", path.join(root, "loop"));
     fs.symlinkSync("../a", path.join(root, "a/self"));

@@ -33,6 +33,12 @@ export const glob: Tool<Args> = {
     if (!resolved.ok) return fail(resolved.error);
     const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
     if (error) return fail(error);
+    // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly,
+    // following a symlink there, so each is checked like a path named explicitly.
+    for (const { base } of fg.generateTasks(pattern)) {
+      const folder = workspace.resolveInWorkspace(path.posix.join(resolved.rel, base), "the folder in pattern");
+      if (!folder.ok) return fail(folder.error);
+    }
 
     let found: FoundFiles;
     try {
