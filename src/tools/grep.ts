@@ -58,6 +58,7 @@ export const grep: Tool<Args> = {
       // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
       // git's exclude/global files and ignore files above the workspace are off.
       "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
+      "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
       "--max-columns=1000", "--max-columns-preview", // bounds what one line can send through the pipe
       // Protected names in any case, noise folders exactly as isVisible matches them.
       ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),

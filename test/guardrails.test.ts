@@ -1,0 +1,291 @@
+// Guardrails: bad arguments come back as errors naming the argument, and an
+// adversarial suite tries every way out of the workspace and at protected
+// files. Every outside or protected file holds a unique secret; no output
+// (content or summary) may contain one, nor the host path of the workspace.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runTool } from "../src/tools/index.js";
+import type { ToolResult } from "../src/tools/tool.js";
+import { Workspace } from "../src/workspace.js";
+import { call, makeTree } from "./helpers.js";
+
+describe("bad arguments through runTool", () => {
+  const root = makeTree({ "a.txt": "a\n" });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it.each([
+    ["read_file", {}, 'missing required argument "path" (file path, relative to the workspace root)'],
+    ["read_file", { path: 5 }, 'argument "path" must be a string, got number 5'],
+    ["read_file", { path: null }, 'argument "path" must be a string, got null'],
+    ["read_file", { path: "a.txt", offset: -1 }, 'argument "offset" must be at least 1, got -1'],
+    ["read_file", { path: "a.txt", offset: 0 }, 'argument "offset" must be at least 1, got 0'],
+    ["read_file", { path: "a.txt", limit: 0 }, 'argument "limit" must be at least 1, got 0'],
+    ["read_file", { path: "a.txt", limit: -5 }, 'argument "limit" must be at least 1, got -5'],
+    ["read_file", { path: "a.txt", offset: 1.5 }, 'argument "offset" must be a whole number, got number 1.5'],
+    ["read_file", { path: "a.txt", offset: "3" }, 'argument "offset" must be a whole number, got the string "3"'],
+    ["read_file", { path: "a.txt", lines: 3 }, 'unknown argument "lines" for read_file; expected: path, offset, limit'],
+    ["read_file", { path: "" }, 'path must not be empty; use "." for the workspace root'],
+    ["list_files", { path: ["a"] }, 'argument "path" must be a string, got an array'],
+    ["list_files", { dir: "." }, 'unknown argument "dir" for list_files; expected: path'],
+    ["glob", {}, 'missing required argument "pattern" (glob pattern, relative to path (e.g. **/*.ts))'],
+    ["glob", { pattern: 1 }, 'argument "pattern" must be a string, got number 1'],
+    ["glob", { pattern: "*", path: {} }, 'argument "path" must be a string, got object {}'],
+    ["grep", { path: "." }, 'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "(?i)todo")'],
+    ["grep", { pattern: "a", context: 6 }, 'argument "context" must be at most 5, got 6'],
+    ["grep", { pattern: "a", context: -1 }, 'argument "context" must be at least 0, got -1'],
+    ["grep", { pattern: "a", context: true }, 'argument "context" must be a whole number, got boolean true'],
+    ["grep", { pattern: "a", include: 3 }, 'argument "include" must be a string, got number 3'],
+    ["grep", { pattern: "a", regex: true }, 'unknown argument "regex" for grep; expected: pattern, path, include, context'],
+    ["grep", null, "grep expects a JSON object of arguments"],
+    ["grep", ["a"], "grep expects a JSON object of arguments"],
+    ["list_files", "src", "list_files expects a JSON object of arguments"],
+    ["write_file", { path: "a.txt" }, 'unknown tool "write_file"; available tools: read_file, list_files, glob, grep'],
+  ])("%s %j", async (name, input, message) => {
+    expect(await call(root, name, input)).toEqual({ content: `Error: ${message}`, isError: true, summary: "error" });
+  });
+});
+
+// The layout: <base>/app is the workspace; everything else is outside it.
+const SECRETS = {
+  outside: "TOKEN_outside_q7Zk2",
+  outsideDir: "TOKEN_outside_dir_W3vx",
+  evil: "TOKEN_app_evil_P9m1",
+  env: "TOKEN_dotenv_Lr4c",
+  envUpper: "TOKEN_ENV_upper_Hd8e",
+  envLocal: "TOKEN_env_local_Ys2n",
+  idRsa: "TOKEN_id_rsa_Bq6t",
+  idRsaUpper: "TOKEN_ID_RSA_upper_Kc5w",
+  pem: "TOKEN_pem_Xa3j",
+  gitConfig: "TOKEN_git_config_Fu7p",
+  ssh: "TOKEN_ssh_Nz1g",
+  aws: "TOKEN_aws_Vt8r",
+  npmrc: "TOKEN_npmrc_Jm4s",
+  netrc: "TOKEN_netrc_Ge9d",
+  ignoreRules: "TOKEN_ignore_rules_Ow6b",
+};
+const base = makeTree({
+  "app/src/main.ts": "export const answer = 42;\n",
+  "app/.env.example": { content: "TOKEN=example\n", mtime: 2_000 },
+  "app/.env": `API=${SECRETS.env}\n`,
+  "app/.ENV": `API=${SECRETS.envUpper}\n`,
+  "app/.Env.local": `API=${SECRETS.envLocal}\n`,
+  "app/id_rsa": `${SECRETS.idRsa}\n`,
+  "app/ID_RSA": `${SECRETS.idRsaUpper}\n`,
+  "app/certs/server.pem": `${SECRETS.pem}\n`,
+  "app/.git/config": `[remote] url = ${SECRETS.gitConfig}\n`,
+  "app/.ssh/config": `Host ${SECRETS.ssh}\n`,
+  "app/.aws/credentials": `aws_secret_access_key = ${SECRETS.aws}\n`,
+  "app/.npmrc": `//registry/:_authToken=${SECRETS.npmrc}\n`,
+  "app/.netrc": `machine x password ${SECRETS.netrc}\n`,
+  "app/nested/readme.txt": { content: "TOKEN=nothing secret\n", mtime: 1_000 },
+  "app-evil/secret.txt": `${SECRETS.evil}\n`,
+  "outside/secret.txt": `${SECRETS.outside}\n`,
+  "outside/dir/inner.txt": `${SECRETS.outsideDir}\n`,
+  // Looks like a broken ignore file if rg is ever made to read it.
+  "outside/rules": `${SECRETS.ignoreRules}{\n`,
+});
+const root = path.join(base, "app");
+const outsideFile = path.join(base, "outside/secret.txt");
+fs.symlinkSync("../outside/secret.txt", path.join(root, "link-out.txt"));
+fs.symlinkSync(outsideFile, path.join(root, "link-out-abs.txt"));
+fs.symlinkSync("../outside/dir", path.join(root, "link-dir"));
+fs.symlinkSync("../../outside", path.join(root, "nested/link-up"));
+fs.symlinkSync(".env", path.join(root, "link-env"));
+fs.symlinkSync(".git", path.join(root, "link-git"));
+fs.symlinkSync("/etc/passwd", path.join(root, "passwd"));
+fs.symlinkSync(".", path.join(root, "nested/loop"));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+/** No secret and no host path of the workspace, anywhere in what the model or the step log would see. */
+function expectNoLeak(result: ToolResult): void {
+  for (const text of [result.content, result.summary ?? ""]) {
+    for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+    expect(text).not.toContain(base);
+    expect(text).not.toMatch(/root:x?:0:0/); // /etc/passwd
+  }
+}
+
+type Case = [label: string, tool: string, args: Record<string, unknown>, outcome: "refused" | "answered"];
+const abs = (rel: string) => path.join(base, rel);
+
+const ADVERSARIAL: Case[] = [
+  // ../ in every path-like argument
+  ["read_file ../", "read_file", { path: "../outside/secret.txt" }, "refused"],
+  ["read_file ./../", "read_file", { path: "./../outside/secret.txt" }, "refused"],
+  ["read_file src/../../", "read_file", { path: "src/./../../outside/secret.txt" }, "refused"],
+  ["read_file deep ../", "read_file", { path: "../../../../../../../../etc/passwd" }, "refused"],
+  ["list_files ..", "list_files", { path: ".." }, "refused"],
+  ["list_files ../outside", "list_files", { path: "../outside" }, "refused"],
+  ["glob path ../", "glob", { pattern: "*", path: "../outside" }, "refused"],
+  ["glob pattern ../", "glob", { pattern: "../outside/*" }, "refused"],
+  ["glob pattern **/../", "glob", { pattern: "**/../../outside/*" }, "refused"],
+  ["glob pattern {..,src}", "glob", { pattern: "{..,src}/**" }, "refused"],
+  ["glob pattern @(..)", "glob", { pattern: "@(..)/outside/*" }, "refused"],
+  ["glob pattern braces making ..", "glob", { pattern: "{.,.}./outside/*" }, "refused"],
+  ["grep path ../", "grep", { pattern: "TOKEN", path: "../outside" }, "refused"],
+  ["grep path ../file", "grep", { pattern: "TOKEN", path: "../outside/secret.txt" }, "refused"],
+  ["grep include ../", "grep", { pattern: "TOKEN", include: "../outside/*" }, "refused"],
+  ["grep include {..,x}", "grep", { pattern: "TOKEN", include: "{..,x}/*" }, "refused"],
+  ["grep include @(..)", "grep", { pattern: "TOKEN", include: "@(..)/*" }, "refused"],
+  ["grep include braces making ..", "grep", { pattern: "TOKEN", include: "{.,.}./outside/*" }, "refused"],
+  // absolute paths
+  ["read_file absolute outside", "read_file", { path: outsideFile }, "refused"],
+  ["read_file /etc/passwd", "read_file", { path: "/etc/passwd" }, "refused"],
+  ["list_files absolute base", "list_files", { path: base }, "refused"],
+  ["list_files /", "list_files", { path: "/" }, "refused"],
+  ["glob absolute pattern", "glob", { pattern: `${base}/outside/*` }, "refused"],
+  ["glob absolute path", "glob", { pattern: "*", path: abs("outside") }, "refused"],
+  ["grep absolute path", "grep", { pattern: "TOKEN", path: abs("outside") }, "refused"],
+  ["grep absolute include", "grep", { pattern: "TOKEN", include: `${base}/**` }, "refused"],
+  ["read_file absolute inside", "read_file", { path: path.join(root, "src/main.ts") }, "answered"],
+  ["list_files absolute inside", "list_files", { path: path.join(root, "src") }, "answered"],
+  ["grep absolute inside", "grep", { pattern: "answer", path: path.join(root, "src") }, "answered"],
+  // a sibling named like the root with a suffix
+  ["read_file ../app-evil", "read_file", { path: "../app-evil/secret.txt" }, "refused"],
+  ["read_file absolute app-evil", "read_file", { path: abs("app-evil/secret.txt") }, "refused"],
+  ["list_files ../app-evil", "list_files", { path: "../app-evil" }, "refused"],
+  ["glob absolute app-evil", "glob", { pattern: "*", path: abs("app-evil") }, "refused"],
+  ["grep ../app-evil", "grep", { pattern: "TOKEN", path: "../app-evil" }, "refused"],
+  ["grep absolute app-evil", "grep", { pattern: "TOKEN", path: abs("app-evil") }, "refused"],
+  // symlinks pointing outside
+  ["read_file symlinked file", "read_file", { path: "link-out.txt" }, "refused"],
+  ["read_file symlinked file, absolute target", "read_file", { path: "link-out-abs.txt" }, "refused"],
+  ["read_file symlink to /etc/passwd", "read_file", { path: "passwd" }, "refused"],
+  ["read_file through a symlinked dir", "read_file", { path: "link-dir/inner.txt" }, "refused"],
+  ["read_file through a nested symlinked dir", "read_file", { path: "nested/link-up/secret.txt" }, "refused"],
+  ["list_files symlinked dir", "list_files", { path: "link-dir" }, "refused"],
+  ["list_files nested symlinked dir", "list_files", { path: "nested/link-up" }, "refused"],
+  ["glob path symlinked dir", "glob", { pattern: "**/*", path: "link-dir" }, "refused"],
+  ["glob into a symlinked dir", "glob", { pattern: "link-dir/*" }, "refused"],
+  ["glob a file through a symlinked dir", "glob", { pattern: "link-dir/inner.txt" }, "refused"],
+  ["glob deep through a nested symlinked dir", "glob", { pattern: "nested/link-up/**" }, "refused"],
+  ["glob through a symlinked dir in braces", "glob", { pattern: "{src,link-dir}/*" }, "refused"],
+  ["glob into a symlink to .git", "glob", { pattern: "link-git/*" }, "refused"],
+  ["glob a symlinked file", "glob", { pattern: "link-out.txt" }, "answered"],
+  ["glob everything, loops and links included", "glob", { pattern: "**/*" }, "answered"],
+  ["grep symlinked file", "grep", { pattern: "TOKEN", path: "link-out.txt" }, "refused"],
+  ["grep symlinked dir", "grep", { pattern: "TOKEN", path: "link-dir" }, "refused"],
+  ["grep everything, links not followed", "grep", { pattern: "TOKEN" }, "answered"],
+  ["grep include through a symlinked dir", "grep", { pattern: "TOKEN", include: "link-dir/**" }, "answered"],
+  // protected files, named directly, in other cases, and through symlinks
+  ["read_file .env", "read_file", { path: ".env" }, "refused"],
+  ["read_file .ENV", "read_file", { path: ".ENV" }, "refused"],
+  ["read_file .Env.local", "read_file", { path: ".Env.local" }, "refused"],
+  ["read_file id_rsa", "read_file", { path: "id_rsa" }, "refused"],
+  ["read_file ID_RSA", "read_file", { path: "ID_RSA" }, "refused"],
+  ["read_file a .pem", "read_file", { path: "certs/server.pem" }, "refused"],
+  ["read_file .git/config", "read_file", { path: ".git/config" }, "refused"],
+  ["read_file .ssh/config", "read_file", { path: ".ssh/config" }, "refused"],
+  ["read_file .aws/credentials", "read_file", { path: ".aws/credentials" }, "refused"],
+  ["read_file .npmrc", "read_file", { path: ".npmrc" }, "refused"],
+  ["read_file .netrc", "read_file", { path: ".netrc" }, "refused"],
+  ["read_file symlink to .env", "read_file", { path: "link-env" }, "refused"],
+  ["read_file through a symlink to .git", "read_file", { path: "link-git/config" }, "refused"],
+  ["read_file .env via absolute path", "read_file", { path: path.join(root, ".env") }, "refused"],
+  ["read_file .env via a detour", "read_file", { path: "src/../.env" }, "refused"],
+  ["list_files .git", "list_files", { path: ".git" }, "refused"],
+  ["list_files .ssh/", "list_files", { path: ".ssh/" }, "refused"],
+  ["list_files symlink to .git", "list_files", { path: "link-git" }, "refused"],
+  ["glob .env*", "glob", { pattern: "**/.{env,ENV,Env}*" }, "answered"],
+  ["glob keys", "glob", { pattern: "**/{id_rsa,ID_RSA,*.pem}" }, "answered"],
+  ["glob path .git", "glob", { pattern: "*", path: ".git" }, "refused"],
+  ["glob pattern .git/*", "glob", { pattern: ".git/*" }, "refused"],
+  ["glob pattern **/.git/**", "glob", { pattern: "**/.git/**" }, "answered"],
+  ["grep .env", "grep", { pattern: "TOKEN", path: ".env" }, "refused"],
+  ["grep symlink to .env", "grep", { pattern: "TOKEN", path: "link-env" }, "refused"],
+  ["grep .git", "grep", { pattern: "TOKEN", path: ".git" }, "refused"],
+  ["grep include .env", "grep", { pattern: "TOKEN", include: ".env" }, "answered"],
+  ["grep include .Env.*", "grep", { pattern: "TOKEN", include: ".Env.*" }, "answered"],
+  ["grep include id_rsa", "grep", { pattern: "TOKEN", include: "{id_rsa,ID_RSA}" }, "answered"],
+  ["grep include .git", "grep", { pattern: "TOKEN", include: ".git/**" }, "answered"],
+  ["grep include *.pem", "grep", { pattern: "TOKEN", include: "**/*.pem" }, "answered"],
+  // patterns and paths that look like options
+  ["grep pattern -L (follow symlinks)", "grep", { pattern: "-L" }, "answered"],
+  ["grep pattern --follow", "grep", { pattern: "--follow" }, "answered"],
+  ["grep pattern --pre=cat", "grep", { pattern: "--pre=cat" }, "answered"],
+  ["grep pattern --files", "grep", { pattern: "--files" }, "answered"],
+  ["grep pattern -e", "grep", { pattern: "-e" }, "answered"],
+  ["grep pattern --no-ignore", "grep", { pattern: "--no-ignore" }, "answered"],
+  ["grep include starting with -", "grep", { pattern: "TOKEN", include: "--no-ignore" }, "answered"],
+  ["grep path --files", "grep", { pattern: "TOKEN", path: "--files" }, "refused"],
+  ["grep path -e", "grep", { pattern: "TOKEN", path: "-e" }, "refused"],
+  ["read_file path --files", "read_file", { path: "--files" }, "refused"],
+  ["glob pattern -e", "glob", { pattern: "-e" }, "answered"],
+  // NUL bytes, ~, Windows paths
+  ["read_file NUL", "read_file", { path: "src/main.ts\0../../outside/secret.txt" }, "refused"],
+  ["grep path NUL", "grep", { pattern: "TOKEN", path: ".\0" }, "refused"],
+  ["grep include NUL", "grep", { pattern: "TOKEN", include: "*\0" }, "refused"],
+  ["read_file ~", "read_file", { path: "~/.ssh/id_rsa" }, "refused"],
+  ["list_files ~", "list_files", { path: "~" }, "refused"],
+  ["glob pattern ~", "glob", { pattern: "~/*" }, "refused"],
+  ["grep include ~", "grep", { pattern: "TOKEN", include: "~/**" }, "refused"],
+  ["read_file C:\\", "read_file", { path: "C:\\Windows\\win.ini" }, "refused"],
+  ["list_files C:/", "list_files", { path: "C:/Users" }, "refused"],
+  ["read_file UNC", "read_file", { path: "\\\\server\\share\\secret.txt" }, "refused"],
+  ["glob pattern C:/", "glob", { pattern: "C:/**" }, "refused"],
+];
+
+describe("adversarial: nothing outside the workspace or protected gets out", () => {
+  it(`has at least 40 cases (${ADVERSARIAL.length})`, () => {
+    expect(ADVERSARIAL.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(ADVERSARIAL)("%s", async (_, tool, args, outcome) => {
+    const result = await call(root, tool, args);
+    expectNoLeak(result);
+    expect(result.isError, result.content).toBe(outcome === "refused");
+  });
+
+  it("says the sibling directory is outside, without echoing an absolute path", async () => {
+    expect((await call(root, "read_file", { path: "../app-evil/secret.txt" })).content).toBe(
+      'Error: path "../app-evil/secret.txt" is outside the workspace; paths must stay inside the directory Scout was started in',
+    );
+    expect((await call(root, "read_file", { path: abs("app-evil/secret.txt") })).content).toBe(
+      "Error: path (an absolute path) is outside the workspace; paths must stay inside the directory Scout was started in",
+    );
+  });
+
+  it("checks the fixed folders of a glob pattern like a path, since fast-glob follows a symlink there", async () => {
+    expect((await call(root, "glob", { pattern: "link-dir/*" })).content).toBe(
+      'Error: the folder in pattern "link-dir" is outside the workspace; paths must stay inside the directory Scout was started in',
+    );
+    expect((await call(root, "glob", { pattern: "*", path: "nested" })).content).toBe("nested/readme.txt");
+    expect((await call(root, "glob", { pattern: "link-up/*", path: "nested" })).content).toBe(
+      'Error: the folder in pattern "nested/link-up" is outside the workspace; paths must stay inside the directory Scout was started in',
+    );
+  });
+
+  it("names the protected path as given, even when reached through a symlink", async () => {
+    expect((await call(root, "read_file", { path: "link-env" })).content).toBe(
+      'Error: path "link-env" is a protected file (secrets, keys and .git internals are never read or listed)',
+    );
+  });
+
+  it("finds the visible files, and only those, when searching everything", async () => {
+    const { content } = await call(root, "grep", { pattern: "TOKEN" });
+    expect(content).toBe(".env.example:1:TOKEN=example\nnested/readme.txt:1:TOKEN=nothing secret");
+    const files = (await call(root, "glob", { pattern: "**/*" })).content.split("\n").sort();
+    expect(files).toEqual([".env.example", "nested/readme.txt", "src/main.ts"]);
+  });
+
+  it("never quotes a symlinked .gitignore, even when rg reports other errors", async () => {
+    // rg reads a symlinked .gitignore (Scout does not) and complains about lines it cannot
+    // parse. A path longer than PATH_MAX makes rg fail on a file too, so it exits with 2.
+    const dir = makeTree({ "app/a/m.txt": "MARK\n" });
+    try {
+      const app = path.join(dir, "app");
+      fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
+      const tooLong = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
+      execFileSync("mkdir", ["-p", tooLong], { cwd: app }); // mkdir -p can build what one path cannot name
+      for (const pattern of ["MARK", "NOPE"]) {
+        const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
+        expectNoLeak(result);
+        expect(result.content).not.toContain(dir);
+      }
+    } finally {
+      execFileSync("rm", ["-rf", dir]); // rm walks a tree too deep for one path
+    }
+  });
+});
