@@ -1,0 +1,95 @@
+// `scout tool NAME 'JSON'`: the built CLI prints exactly what the model would
+// get, and its exit status says ok (0), tool error (1) or usage error (2).
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { tools } from "../src/tools/index.js";
+import { makeTree, runCli } from "./helpers.js";
+
+const root = makeTree({
+  "a.txt": { content: "hello\nworld\n", mtime: 2_000 },
+  "src/main.ts": { content: "export const world = 1;\n", mtime: 1_000 },
+  ".env": "SECRET_CLI_Zq81\n",
+});
+fs.utimesSync(path.join(root, "src"), 500, 500);
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe("scout tool", () => {
+  it("runs a tool in the current directory and prints its text, exit 0", async () => {
+    const run = await runCli(["tool", "grep", '{"pattern":"world"}'], { cwd: root });
+    expect(run).toEqual({ code: 0, stdout: "a.txt:2:world\nsrc/main.ts:1:export const world = 1;\n", stderr: "" });
+  });
+
+  it("prints the same text as the model gets for each tool", async () => {
+    expect((await runCli(["tool", "read_file", '{"path":"a.txt","offset":2}'], { cwd: root })).stdout).toBe("2\tworld\n(lines 2-2 of 2)\n");
+    expect((await runCli(["tool", "list_files"], { cwd: root })).stdout).toBe("a.txt\nsrc/\n(1 entry hidden by ignore rules or protection)\n");
+    expect((await runCli(["tool", "glob", '{"pattern":"**/*.ts"}'], { cwd: root })).stdout).toBe("src/main.ts\n");
+  });
+
+  it("exits 1 when the tool reports an error, printing the error as the model sees it", async () => {
+    const run = await runCli(["tool", "read_file", '{"path":".env"}'], { cwd: root });
+    expect(run).toEqual({
+      code: 1,
+      stdout: 'Error: path ".env" is a protected file (secrets, keys and .git internals are never read or listed)\n',
+      stderr: "",
+    });
+  });
+
+  it("exits 1 for bad arguments, which the model could also send", async () => {
+    const run = await runCli(["tool", "grep", '{"pattern":"x","context":9}'], { cwd: root });
+    expect(run).toMatchObject({ code: 1, stdout: 'Error: argument "context" must be at most 5, got 9\n' });
+    expect((await runCli(["tool", "grep", "[1]"], { cwd: root })).code).toBe(1);
+  });
+
+  it("exits 2 for an unknown tool, on stderr", async () => {
+    const run = await runCli(["tool", "write_file", "{}"], { cwd: root });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'scout: unknown tool "write_file"; available: read_file, list_files, glob, grep\nTry: scout --help\n',
+    });
+  });
+
+  it("exits 2 for JSON it cannot parse", async () => {
+    const run = await runCli(["tool", "grep", "{pattern: x}"], { cwd: root });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^scout: the arguments are not valid JSON \(.+\): \{pattern: x\}\nTry: scout --help\n$/);
+  });
+
+  it("exits 2 without a tool name, or with a second argument", async () => {
+    expect(await runCli(["tool"], { cwd: root })).toMatchObject({ code: 2, stderr: "scout: scout tool needs a tool name; try: scout tool --list\nTry: scout --help\n" });
+    expect((await runCli(["tool", "grep", '{"pattern":"a"}', "extra"], { cwd: root })).code).toBe(2);
+    expect((await runCli(["tool", "grep", "--bogus"], { cwd: root })).code).toBe(2);
+  });
+
+  it("--list prints each tool's name and description", async () => {
+    const run = await runCli(["tool", "--list"], { cwd: root });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(tools.map((tool) => `${tool.name}\n  ${tool.description}\n\n`).join(""));
+    expect(tools.map((tool) => tool.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
+  });
+
+  it("--cwd DIR sets the workspace, before or after the tool's arguments", async () => {
+    const elsewhere = path.dirname(root);
+    expect(await runCli(["tool", "--cwd", root, "glob", '{"pattern":"*.txt"}'], { cwd: elsewhere })).toEqual({ code: 0, stdout: "a.txt\n", stderr: "" });
+    expect(await runCli(["tool", "read_file", '{"path":"src/main.ts"}', "--cwd", path.join(root, "src")], { cwd: elsewhere })).toMatchObject({
+      code: 1,
+      stdout: "Error: file not found: src/main.ts; did you mean: main.ts?\n",
+    });
+  });
+
+  it("exits 2 when --cwd is not a directory", async () => {
+    const run = await runCli(["tool", "--cwd", path.join(root, "a.txt"), "list_files"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(": not a directory");
+  });
+
+  it("never prints the workspace's host path, even for paths outside it", async () => {
+    for (const json of ['{"path":"../x"}', `{"path":${JSON.stringify(path.join(path.dirname(root), "x"))}}`]) {
+      const run = await runCli(["tool", "read_file", json], { cwd: root });
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toContain(path.dirname(root));
+    }
+  });
+});
