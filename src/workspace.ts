@@ -73,8 +73,8 @@ export class Workspace {
 
   /**
    * Turns a path argument into an absolute path inside the workspace, or a
-   * clear error. The check is made after resolving symlinks, and the name is
-   * checked against the protected-file rules both as given and as resolved.
+   * clear error. The check is made after resolving ".." and symlinks, and the
+   * name is checked against the protected-file rules as given and as resolved.
    */
   resolveInWorkspace(input: string, argName = "path"): Resolved {
     if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
@@ -83,14 +83,13 @@ export class Workspace {
     if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input)) return { ok: false, error: `${argName} "${input}": Windows drive and UNC paths are not supported; give a path relative to the workspace root` };
 
     const lexical = path.resolve(this.root, input);
-    if (!isInside(this.root, lexical)) return outside(argName, input);
-    const lexicalRel = this.toRelative(lexical);
-    if (isDenied(lexicalRel)) return protectedPath(argName, lexicalRel);
-
     const real = realpathOfDeepestExisting(lexical);
     if (!isInside(this.root, real)) return outside(argName, input);
-    if (isDenied(this.toRelative(real))) return protectedPath(argName, lexicalRel);
-    return { ok: true, abs: real, rel: lexicalRel };
+    // Named as given (a symlink keeps its name), unless the given path only reaches the
+    // root through a symlink, e.g. an absolute path via a linked root (macOS /tmp).
+    const rel = this.toRelative(isInside(this.root, lexical) ? lexical : real);
+    if (isDenied(rel) || isDenied(this.toRelative(real))) return protectedPath(argName, rel);
+    return { ok: true, abs: real, rel };
   }
 
   /**

@@ -257,6 +257,20 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     );
   });
 
+  it("accepts an absolute path through a symlink to the root, since it resolves inside", async () => {
+    const linked = path.join(base, "app-link");
+    fs.symlinkSync("app", linked);
+    const workspace = new Workspace(linked); // as with --cwd through a link, or macOS /tmp
+    const read = (file: string) => runTool("read_file", { path: file }, { workspace });
+    expect((await read(path.join(linked, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
+    expect((await read(path.join(root, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
+    const env = await read(path.join(linked, ".env"));
+    expect(env.content).toBe('Error: path ".env" is a protected file (secrets, keys and .git internals are never read or listed)');
+    const evil = await read(path.join(linked, "../app-evil/secret.txt"));
+    expect(evil.isError).toBe(true);
+    expectNoLeak(evil);
+  });
+
   it("names the protected path as given, even when reached through a symlink", async () => {
     expect((await call(root, "read_file", { path: "link-env" })).content).toBe(
       'Error: path "link-env" is a protected file (secrets, keys and .git internals are never read or listed)',
