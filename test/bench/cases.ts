@@ -1,0 +1,381 @@
+// What the benchmark measures: each tool, in-process and through the CLI,
+// next to the fastest way to get the same answer without Scout.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { rgPath } from "@vscode/ripgrep";
+import fg from "fast-glob";
+import { runTool } from "../../src/tools/index.js";
+import { DENIED_GLOBS, NOISE_DIRS, Workspace } from "../../src/workspace.js";
+import { measurePeakRss, runProcess, stopAfterLines, timeInterleaved, timeToOutput, type Timing } from "./measure.js";
+import { TOKENS, type Manifest } from "./tree.js";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
+const DIST_URL = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
+
+/** The grep tool shows this many lines, so the raw `| head` form stops there too. */
+const HEAD_LINES = 100;
+/** Memory is near-deterministic: a few runs, the largest kept. */
+const MEMORY_RUNS = 3;
+
+/**
+ * Raw rg with the file set the tools see: dotfiles included, .gitignore obeyed
+ * without a git repository, node_modules and .git skipped.
+ */
+const RG_FILTERS = ["--no-config", "--hidden", "--no-require-git", "--glob=!.git/", "--glob=!node_modules/"];
+
+/**
+ * The arguments the grep tool gives rg (a copy of src/tools/grep.ts, kept in
+ * step by hand): timing rg alone with them shows how much of the tool's time
+ * is rg's and how much is Node's.
+ */
+const toolRgArgs = (pattern: string) => [
+  "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never", "--sortr=modified", "--hidden",
+  "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
+  "--max-columns=1000", "--max-columns-preview",
+  ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
+  `--regexp=${pattern}`, "--", ".",
+];
+
+export const GROUPS = ["grep", "glob", "read", "startup", "memory"] as const;
+export type Group = (typeof GROUPS)[number];
+
+export interface Context { root: string; manifest: Manifest; runs: number; log: (line: string) => void }
+
+export interface TimingRow extends Timing {
+  section: string;
+  id: string;
+  label: string;
+  /** The fastest baseline of the section, and this row's median over it. */
+  baseline?: string;
+  ratio?: number;
+  /** The same for the minimums: steadier when other work comes and goes on the machine. */
+  minRatio?: number;
+  /** What the last run found, to check that the forms compared give the same answer. */
+  note?: string;
+}
+export interface MemoryRow {
+  id: string;
+  label: string;
+  /** Peak RSS of the process, or of its largest child (rg) if that was larger. */
+  peakMb: number;
+  /** For an in-process probe: the peak of the Node process alone. */
+  nodeOnlyMb?: number;
+  /** Rows that are one tool call, which the 150 MB target applies to. */
+  toolCall: boolean;
+}
+
+/** One thing to time. `run` may return a note about what it found. */
+interface Case { id: string; label: string; run: () => Promise<string | void> }
+
+/**
+ * Times the cases of one section (never two at once: the machine has 2
+ * cores), then sets every row's ratio against the fastest baseline case.
+ */
+async function measureSection(ctx: Context, section: string, cases: Case[], baselineIds: string[]): Promise<TimingRow[]> {
+  ctx.log(`  ${section}: ${cases.map((c) => c.label).join("; ")}`);
+  const notes: (string | undefined)[] = [];
+  const timings = await timeInterleaved(ctx.runs, cases.map((c) => c.run), (i, note) => { notes[i] = note ?? undefined; });
+  const rows: TimingRow[] = cases.map((c, i) => ({ section, id: `${section}/${c.id}`, label: c.label, ...timings[i], note: notes[i] }));
+  const bases = rows.filter((row) => baselineIds.some((id) => row.id === `${section}/${id}`));
+  const base = [...bases].sort((a, b) => a.medianMs - b.medianMs)[0];
+  if (base) for (const row of rows) Object.assign(row, { baseline: base.label, ratio: row.medianMs / base.medianMs, minRatio: row.minMs / base.minMs });
+  return rows;
+}
+
+// ---------------------------------------------------------------- shared runners
+
+/** One tool call in this process, with a fresh Workspace (no ignore rules cached yet), as a new session's first call. */
+async function toolInProcess(root: string, name: string, input: object): Promise<string> {
+  const result = await runTool(name, input, { workspace: new Workspace(root) });
+  if (result.isError) throw new Error(`${name} failed: ${result.content}`);
+  return result.summary ?? "";
+}
+
+/** The same call through the built CLI, a new Node process each time. */
+async function toolCli(root: string, name: string, input: object): Promise<void> {
+  const { code } = await runProcess(process.execPath, [CLI, "tool", name, JSON.stringify(input)], { cwd: root });
+  if (code !== 0) throw new Error(`scout tool ${name} exited with ${code}`);
+}
+
+/** Stats the files and orders them newest first: what "sorted by mtime afterwards" costs. */
+function sortByMtime(root: string, files: string[]): string[] {
+  const mtimes = new Map(files.map((file) => [file, fs.statSync(path.join(root, file)).mtimeMs]));
+  return [...files].sort((a, b) => mtimes.get(b)! - mtimes.get(a)!);
+}
+
+/**
+ * Collects file names from rg's `--heading --null` output: each file's
+ * heading is its path ended by a NUL (matched lines of a text file hold none).
+ */
+function headingCollector(files: string[]): (chunk: Buffer) => void {
+  let carry: Buffer = Buffer.alloc(0); // the unfinished last line of the previous chunk
+  return (chunk) => {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    let lastNul = -1;
+    for (let nul = buf.indexOf(0); nul !== -1; nul = buf.indexOf(0, nul + 1)) {
+      files.push(buf.toString("utf8", buf.lastIndexOf(10, nul) + 1, nul));
+      lastNul = nul;
+    }
+    carry = buf.subarray(Math.max(buf.lastIndexOf(10), lastNul) + 1);
+  };
+}
+
+/** File names from NUL-separated output (`--files-with-matches --null`). */
+function nulListCollector(files: string[]): (chunk: Buffer) => void {
+  let carry = "";
+  return (chunk) => {
+    const parts = (carry + chunk.toString("utf8")).split("\0");
+    carry = parts.pop()!;
+    files.push(...parts);
+  };
+}
+
+/** An onData that counts output lines into `counter.lines`. */
+function lineCounter(counter: { lines: number }): (chunk: Buffer) => void {
+  return (chunk) => { for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) counter.lines++; };
+}
+
+// ---------------------------------------------------------------- grep
+
+async function grepCases(ctx: Context): Promise<TimingRow[]> {
+  const { root } = ctx;
+  const rows: TimingRow[] = [];
+  for (const [kind, pattern] of Object.entries(TOKENS)) {
+    const input = { pattern };
+    const cases: Case[] = [
+      { id: "tool-in-process", label: "grep tool, in-process", run: () => toolInProcess(root, "grep", input) },
+      { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input) },
+      {
+        id: "rg-sortr-head", label: `rg --sortr modified | head -${HEAD_LINES}`,
+        run: async () => {
+          const args = [...RG_FILTERS, "--line-number", "--no-heading", "--sortr=modified", `--regexp=${pattern}`];
+          const { killed } = await runProcess(rgPath, args, { cwd: root, onData: stopAfterLines(HEAD_LINES) });
+          return killed ? `stopped after ${HEAD_LINES} lines` : "ran to the end";
+        },
+      },
+      {
+        id: "rg-parallel-sorted", label: "rg (parallel), all output, sorted by mtime",
+        run: async () => {
+          const files: string[] = [];
+          const args = [...RG_FILTERS, "--line-number", "--heading", "--null", `--regexp=${pattern}`];
+          const { stdoutBytes } = await runProcess(rgPath, args, { cwd: root, onData: headingCollector(files) });
+          sortByMtime(root, files);
+          return `${files.length.toLocaleString("en")} files, ${(stdoutBytes / 1e6).toFixed(1)} MB output`;
+        },
+      },
+      {
+        id: "rg-tool-args", label: `(info) rg with the tool's arguments | head -${HEAD_LINES}`,
+        run: async () => void await runProcess(rgPath, toolRgArgs(pattern), { cwd: root, onData: stopAfterLines(HEAD_LINES) }),
+      },
+      {
+        // Not a baseline: the first step an adaptive grep could take (find the matching
+        // files in parallel, stopping at each file's first hit, then search the newest).
+        id: "rg-files-with-matches", label: "(info) rg -l (parallel) + sort by mtime",
+        run: async () => {
+          const files: string[] = [];
+          const args = [...RG_FILTERS, "--files-with-matches", "--null", `--regexp=${pattern}`];
+          await runProcess(rgPath, args, { cwd: root, onData: nulListCollector(files) });
+          sortByMtime(root, files);
+          return `${files.length.toLocaleString("en")} files`;
+        },
+      },
+    ];
+    rows.push(...await measureSection(ctx, `grep ${kind} (${pattern})`, cases, ["rg-sortr-head", "rg-parallel-sorted"]));
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- glob
+
+/**
+ * The patterns: one language, and one matching every file. rg gets the same
+ * file set with `--glob` for the first; for "**\/*" it gets none, because an
+ * rg glob that matches a directory overrides .gitignore for everything in it.
+ */
+const GLOB_PATTERNS = [
+  { pattern: "**/*.ts", rgGlobs: ["--glob=**/*.ts"] },
+  { pattern: "**/*", rgGlobs: [] },
+];
+
+async function globCases(ctx: Context): Promise<TimingRow[]> {
+  const { root } = ctx;
+  const rows: TimingRow[] = [];
+  for (const { pattern, rgGlobs } of GLOB_PATTERNS) {
+    const input = { pattern };
+    const rgArgs = [...RG_FILTERS, "--files", ...rgGlobs];
+    const cases: Case[] = [
+      { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
+      { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input) },
+      {
+        id: "rg-files", label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}`,
+        run: async () => {
+          const counter = { lines: 0 };
+          await runProcess(rgPath, rgArgs, { cwd: root, onData: lineCounter(counter) });
+          return `${counter.lines.toLocaleString("en")} files`;
+        },
+      },
+      {
+        // A candidate for the tool: rg walks in parallel and applies .gitignore, Node stats only what matched.
+        id: "rg-files-stat", label: "(info) the same + stat each, sorted by mtime",
+        run: async () => {
+          const files: string[] = [];
+          await runProcess(rgPath, [...rgArgs, "--null"], { cwd: root, onData: nulListCollector(files) });
+          return `${sortByMtime(root, files).length.toLocaleString("en")} files`;
+        },
+      },
+      {
+        // Another candidate: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
+        id: "rg-files-sortr", label: "(info) the same with --sortr modified",
+        run: async () => {
+          const counter = { lines: 0 };
+          await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
+          return `${counter.lines.toLocaleString("en")} files`;
+        },
+      },
+      {
+        id: "fast-glob", label: `fast-glob alone, {dot: true}`,
+        run: async () => `${(await fg(pattern, { cwd: root, dot: true })).length.toLocaleString("en")} files (ignore rules not applied)`,
+      },
+      {
+        // The tool's walk before its visibility filter and newest-first list: how much each step costs.
+        id: "fast-glob-stats", label: "(info) fast-glob + stats, as the tool walks",
+        run: async () => {
+          const entries = await fg(pattern, { cwd: root, dot: true, onlyFiles: true, stats: true, suppressErrors: true, ignore: ["**/node_modules/**", "**/.git/**"] });
+          return `${entries.length.toLocaleString("en")} files (ignore rules not applied)`;
+        },
+      },
+    ];
+    rows.push(...await measureSection(ctx, `glob ${pattern}`, cases, ["rg-files"]));
+  }
+  return rows;
+}
+
+/** The glob tool in-process; the note is the total it reports, to compare with rg's count. */
+async function globTotal(root: string, input: object): Promise<string> {
+  const result = await runTool("glob", input, { workspace: new Workspace(root) });
+  if (result.isError) throw new Error(`glob failed: ${result.content}`);
+  return result.summary ?? "";
+}
+
+// ---------------------------------------------------------------- read_file
+
+async function readCases(ctx: Context): Promise<TimingRow[]> {
+  const { root, manifest } = ctx;
+  const { path: file, lines } = manifest.bigFile;
+  const rows: TimingRow[] = [];
+  // The tool streams the whole file to count its lines, so a whole-file read is its floor.
+  const floors: Case[] = [
+    {
+      id: "stream-count", label: "stream the file, count lines (Node)",
+      run: async () => {
+        let count = 0;
+        for await (const chunk of fs.createReadStream(path.join(root, file)) as AsyncIterable<Buffer>) {
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) count++;
+        }
+        return `${count.toLocaleString("en")} lines`;
+      },
+    },
+    { id: "wc-l", label: "wc -l (a process)", run: async () => void await runProcess("wc", ["-l", file], { cwd: root }) },
+  ];
+  for (const [where, offset] of [["start", 1], ["end", lines - HEAD_LINES + 1]] as const) {
+    const input = { path: file, offset };
+    const cases: Case[] = [
+      { id: "tool-in-process", label: "read_file tool, in-process", run: () => toolInProcess(root, "read_file", input) },
+      { id: "tool-cli", label: "read_file tool, CLI", run: () => toolCli(root, "read_file", input) },
+      ...floors,
+    ];
+    const mib = (manifest.bigFile.bytes / 2 ** 20).toFixed(1);
+    rows.push(...await measureSection(ctx, `read_file ${where} of a ${mib} MiB file (offset ${offset})`, cases, ["stream-count"]));
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- start-up
+
+/** util-linux `script` runs a command on a new pseudo-terminal: the REPL only prompts on a terminal. */
+const SCRIPT = "/usr/bin/script";
+/** What the REPL writes when it is ready for a question. */
+const REPL_PROMPT = "you > ";
+
+async function startupCases(ctx: Context): Promise<TimingRow[]> {
+  const node = (args: string[]) => async () => void await runProcess(process.execPath, args, { cwd: ctx.root });
+  const rows = await measureSection(ctx, "start-up", [
+    { id: "node", label: "node -e 0", run: node(["-e", "0"]) },
+    { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
+    { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
+  ], ["node"]);
+  if (!fs.existsSync(SCRIPT)) {
+    ctx.log(`  (no ${SCRIPT}: the REPL's time to its prompt is not measured)`);
+    return rows;
+  }
+  // On a terminal, both timed to a marker in their output, so `script`'s own cost is in the baseline too.
+  const onPty = (command: string, marker: string) => async () => void await timeToOutput(SCRIPT, ["-qfec", command, "/dev/null"], ctx.root, marker);
+  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+  const nodeCommand = [process.execPath, "-e", "console.log('ready')"].map(quote).join(" ");
+  const replCommand = [process.execPath, CLI, "--offline"].map(quote).join(" ");
+  rows.push(...await measureSection(ctx, "start-up on a terminal (a pty made by script)", [
+    { id: "node", label: "node -e \"console.log('ready')\" to its output", run: onPty(nodeCommand, "ready") },
+    { id: "repl", label: `scout --offline (REPL) to its prompt "${REPL_PROMPT.trim()}"`, run: onPty(replCommand, REPL_PROMPT) },
+  ], ["node"]));
+  return rows;
+}
+
+// ---------------------------------------------------------------- memory
+
+/**
+ * The in-process probe: a fresh Node runs one tool call from dist/ and reports
+ * its own peak RSS, so the benchmark's own heap does not count.
+ */
+const PROBE = `
+const [name, input, root, dist] = process.argv.slice(1);
+const { runTool } = await import(dist + "/tools/index.js");
+const { Workspace } = await import(dist + "/workspace.js");
+const result = await runTool(name, JSON.parse(input), { workspace: new Workspace(root) });
+process.stdout.write(JSON.stringify({ isError: result.isError, nodeOnlyKib: process.resourceUsage().maxRSS }));
+`;
+
+async function memoryCases(ctx: Context): Promise<MemoryRow[]> {
+  const { root, manifest } = ctx;
+  const runs = Math.min(ctx.runs, MEMORY_RUNS);
+  const probe = (name: string, input: object) => [process.execPath, ["--input-type=module", "-e", PROBE, name, JSON.stringify(input), root, DIST_URL]] as const;
+  const cli = (name: string, input: object) => [process.execPath, [CLI, "tool", name, JSON.stringify(input)]] as const;
+  const common = { pattern: TOKENS.common };
+  const bigEnd = { path: manifest.bigFile.path, offset: manifest.bigFile.lines - HEAD_LINES + 1 };
+  const cases: { id: string; label: string; toolCall: boolean; command: readonly [string, readonly string[]] }[] = [
+    { id: "node", label: "node -e 0", toolCall: false, command: [process.execPath, ["-e", "0"]] },
+    { id: "grep-common-in-process", label: "grep common, in-process", toolCall: true, command: probe("grep", common) },
+    { id: "grep-common-cli", label: "grep common, CLI", toolCall: true, command: cli("grep", common) },
+    { id: "grep-rare-in-process", label: "grep rare, in-process", toolCall: true, command: probe("grep", { pattern: TOKENS.rare }) },
+    { id: "glob-all-in-process", label: "glob **/*, in-process", toolCall: true, command: probe("glob", { pattern: "**/*" }) },
+    { id: "glob-all-cli", label: "glob **/*, CLI", toolCall: true, command: cli("glob", { pattern: "**/*" }) },
+    { id: "read-end-in-process", label: "read_file end of big file, in-process", toolCall: true, command: probe("read_file", bigEnd) },
+    { id: "rg-sortr-common", label: "raw rg --sortr modified common (to the end)", toolCall: false, command: [rgPath, [...RG_FILTERS, "-n", "--sortr=modified", TOKENS.common]] },
+    { id: "rg-parallel-common", label: "raw rg (parallel) common, all output", toolCall: false, command: [rgPath, [...RG_FILTERS, "-n", TOKENS.common]] },
+  ];
+  const rows: MemoryRow[] = [];
+  for (const c of cases) {
+    ctx.log(`  memory: ${c.label}`);
+    const row: MemoryRow = { id: `memory/${c.id}`, label: c.label, peakMb: 0, toolCall: c.toolCall };
+    for (let i = 0; i < runs; i++) {
+      const { peakMb, stdout } = await measurePeakRss(c.command[0], [...c.command[1]], root);
+      row.peakMb = Math.max(row.peakMb, peakMb);
+      if (stdout.startsWith('{"isError"')) {
+        const report = JSON.parse(stdout) as { isError: boolean; nodeOnlyKib: number };
+        if (report.isError) throw new Error(`${c.label}: the tool reported an error`);
+        row.nodeOnlyMb = Math.max(row.nodeOnlyMb ?? 0, report.nodeOnlyKib / 1024);
+      }
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+export const timingGroups: Record<Exclude<Group, "memory">, (ctx: Context) => Promise<TimingRow[]>> = {
+  grep: grepCases,
+  glob: globCases,
+  read: readCases,
+  startup: startupCases,
+};
+export { memoryCases };

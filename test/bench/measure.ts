@@ -1,0 +1,169 @@
+// How the benchmark measures: wall-clock time over several runs (median and
+// minimum), child processes driven the way a caller would drive them, and
+// peak memory (RSS) of a process and the children it waits for.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+
+/** Runs thrown away first: they fill the page cache and warm up the JIT. */
+export const WARMUP_RUNS = 1;
+export const DEFAULT_RUNS = 5;
+
+export interface Timing { medianMs: number; minMs: number; samplesMs: number[] }
+
+/**
+ * Times each function `runs` times after the warm-up, interleaved (A B C, A B
+ * C, ...): on a shared machine load comes and goes, and interleaving spreads
+ * it over every case instead of landing on one. The median resists a noisy
+ * neighbour; the min shows the best case. `onResult` gets each call's result.
+ */
+export async function timeInterleaved<T>(runs: number, fns: (() => Promise<T>)[], onResult?: (index: number, result: T) => void): Promise<Timing[]> {
+  const samples: number[][] = fns.map(() => []);
+  for (let run = -WARMUP_RUNS; run < runs; run++) {
+    for (const [i, fn] of fns.entries()) {
+      const start = performance.now();
+      const result = await fn();
+      const elapsed = performance.now() - start;
+      if (run >= 0) samples[i].push(elapsed);
+      onResult?.(i, result);
+    }
+  }
+  return samples.map((samplesMs) => ({ medianMs: median(samplesMs), minMs: Math.min(...samplesMs), samplesMs }));
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// ---------------------------------------------------------------- processes
+
+export interface RunOptions {
+  cwd: string;
+  /** Called with each stdout chunk; return false to kill the process (as `| head` would). */
+  onData?: (chunk: Buffer) => boolean | void;
+}
+export interface RunResult { code: number | null; stdoutBytes: number; killed: boolean }
+
+/**
+ * Runs a command to its end with stdin closed, reading all of stdout (so the
+ * pipe never fills and stalls it) and throwing away stderr.
+ */
+export function runProcess(command: string, args: string[], { cwd, onData }: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const result: RunResult = { code: null, stdoutBytes: 0, killed: false };
+    child.stdout.on("data", (chunk: Buffer) => {
+      result.stdoutBytes += chunk.length;
+      if (!result.killed && onData?.(chunk) === false) {
+        result.killed = true;
+        child.kill("SIGKILL");
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ ...result, code }));
+  });
+}
+
+/** An onData that stops the process after `n` output lines: `| head -n`. */
+export function stopAfterLines(n: number): (chunk: Buffer) => boolean {
+  let lines = 0;
+  return (chunk) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) if (++lines >= n) return false;
+    return true;
+  };
+}
+
+/** Output kept while waiting for a marker: a banner and a prompt fit easily. */
+const MAX_WAIT_OUTPUT_CHARS = 100_000;
+
+/**
+ * Time until a process writes `marker` (on stdout or stderr), then kills its
+ * process group: how long a REPL takes to show its prompt. stdin stays an open
+ * pipe, so the process waits for input instead of exiting.
+ */
+export function timeToOutput(command: string, args: string[], cwd: string, marker: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    let output = "";
+    let elapsed: number | null = null;
+    const onData = (chunk: Buffer) => {
+      if (elapsed !== null) return;
+      output = (output + chunk.toString()).slice(-MAX_WAIT_OUTPUT_CHARS);
+      if (!output.includes(marker)) return;
+      elapsed = performance.now() - start;
+      process.kill(-child.pid!, "SIGKILL"); // the whole group: `script` and what it started
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("error", reject);
+    child.on("close", () => (elapsed === null ? reject(new Error(`${command} exited before writing "${marker}": ${output.slice(-500)}`)) : resolve(elapsed)));
+  });
+}
+
+// ---------------------------------------------------------------- memory
+
+/** GNU time reports the peak RSS of a process and of the children it waited for (%M, in KiB). */
+const GNU_TIME = "/usr/bin/time";
+/** Without GNU time, /proc/<pid>/status is read this often; VmHWM is the peak so far. */
+const POLL_MS = 5;
+
+let gnuTime: boolean | undefined;
+export function hasGnuTime(): boolean {
+  gnuTime ??= fs.existsSync(GNU_TIME) && spawnSync(GNU_TIME, ["-f", "%M", "true"]).status === 0;
+  return gnuTime;
+}
+
+export interface PeakRss {
+  /** Peak RSS in MB of the process, or of its largest child (rg) if that was larger. */
+  peakMb: number;
+  /** What the process wrote to stdout (a probe script reports its own peak there). */
+  stdout: string;
+}
+
+/** Runs a command once and reports its peak memory. */
+export function measurePeakRss(command: string, args: string[], cwd: string): Promise<PeakRss> {
+  return hasGnuTime() ? peakWithGnuTime(command, args, cwd) : peakByPolling(command, args, cwd);
+}
+
+async function peakWithGnuTime(command: string, args: string[], cwd: string): Promise<PeakRss> {
+  const report = path.join(os.tmpdir(), `scout-bench-rss-${process.pid}.txt`);
+  const { stdout } = await collect(GNU_TIME, ["-f", "%M", "-o", report, command, ...args], cwd);
+  const kib = Number(fs.readFileSync(report, "utf8").trim().split("\n").pop());
+  fs.rmSync(report, { force: true });
+  return { peakMb: kib / 1024, stdout };
+}
+
+/**
+ * The fallback: samples the process's own VmHWM until it exits. It can miss
+ * growth in the last few milliseconds and does not see children.
+ */
+async function peakByPolling(command: string, args: string[], cwd: string): Promise<PeakRss> {
+  let peakKib = 0;
+  const { stdout } = await collect(command, args, cwd, (pid) => {
+    const timer = setInterval(() => {
+      try {
+        const match = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (match) peakKib = Math.max(peakKib, Number(match[1]));
+      } catch { /* the process has just exited */ }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  });
+  return { peakMb: peakKib / 1024, stdout };
+}
+
+/** Runs to the end, keeping stdout (small here: tool output is capped) and dropping stderr. */
+function collect(command: string, args: string[], cwd: string, watch?: (pid: number) => () => void): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const stopWatching = child.pid !== undefined && watch ? watch(child.pid) : () => {};
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => { if (stdout.length < 1_000_000) stdout += chunk; });
+    child.on("error", reject);
+    child.on("close", () => { stopWatching(); resolve({ stdout }); });
+  });
+}
