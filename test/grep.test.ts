@@ -182,6 +182,16 @@ describe("grep: what it searches", () => {
     expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("text.txt:1:MARK");
   });
 
+  it("says a binary file named explicitly matches, instead of claiming no matches", async () => {
+    const root = tree({ "bin.dat": Buffer.from("MARK\0\0\0 MARK\n") });
+    expect(await call(root, "grep", { pattern: "MARK", path: "bin.dat" })).toEqual({
+      content: "bin.dat is a binary file that matches /MARK/; its lines are not shown",
+      isError: false,
+      summary: "binary file matches",
+    });
+    expect((await call(root, "grep", { pattern: "nope", path: "bin.dat" })).content).toBe("No matches for /nope/ in bin.dat.");
+  });
+
   it("searches a git-ignored file when it is named explicitly, but not in a directory search", async () => {
     const root = tree({ ".gitignore": "*.log\n", "app.log": "MARK in log\n", "a.txt": "MARK\n" });
     expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("a.txt:1:MARK");

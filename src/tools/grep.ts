@@ -74,15 +74,21 @@ export const grep: Tool<Args> = {
     let hits = 0;
     let separatorPending = false;
     let moreExist = false;
+    let binaryMatches = false;
     const result = await runRipgrep(args, workspace.root, signal, (raw) => {
       if (raw === "--") {
         separatorPending = lines.length > 0;
         return true;
       }
       const nul = raw.indexOf("\0");
+      if (nul === -1) {
+        // rg's only line for a binary file named explicitly: "file: binary file matches (found …)".
+        binaryMatches ||= !target.isDirectory && raw.includes(": binary file matches (");
+        return true;
+      }
       const file = raw.slice(0, nul).replace(/^\.\//, "");
       const match = /^(\d+)([:-])(.*)$/s.exec(raw.slice(nul + 1));
-      if (nul === -1 || !match) return true;
+      if (!match) return true;
       // Only files the shared visibility rules allow; a file named explicitly is always searched.
       if (target.isDirectory && !workspace.isVisible(file)) return true;
       // A pending "--" counts too, so the output never goes over the cap.
@@ -105,6 +111,9 @@ export const grep: Tool<Args> = {
     }
     if (result.exitCode === 2 && lines.length === 0) {
       return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
+    }
+    if (lines.length === 0 && binaryMatches) {
+      return ok(`${resolved.rel} is a binary file that matches /${pattern}/; its lines are not shown`, "binary file matches");
     }
     if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
 
