@@ -5,10 +5,11 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
-import { DEFAULT_MODEL, claudeModel, hasCredentials } from "./models/claude.js";
+import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
 import { offlineModel } from "./models/offline.js";
 import { OFFLINE_NOTICE, Session, runPiped, runTerminal } from "./repl.js";
 import { StepLog, traceWriter } from "./steplog.js";
+import { estimateCounter, formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens.js";
 import { runTool, tools } from "./tools/index.js";
 import { Workspace } from "./workspace.js";
 
@@ -18,6 +19,8 @@ const USAGE = `Usage:
   scout -p "question"        answer one question, then exit
   scout tool NAME 'JSON'     run one tool and print exactly what the model would get
   scout tool --list          list the tools and their descriptions
+  scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
+                             what each tool's schema costs in tokens
 
 Options:
   --cwd DIR                  the workspace root (default: the current directory)
@@ -38,6 +41,7 @@ class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
+  if (argv[0] === "tokens") return tokensCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -119,6 +123,28 @@ async function toolCommand(argv: string[]): Promise<number> {
   const result = await runTool(name, input, { workspace: openWorkspace(values.cwd) });
   console.log(result.content);
   return result.isError ? 1 : 0;
+}
+
+/** `scout tokens`: what each tool's schema costs, exact with a key, estimated without. */
+async function tokensCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: "boolean" }, tool: { type: "string" }, model: { type: "string" }, offline: { type: "boolean" } },
+  });
+  if (values.tool && !tools.some((tool) => tool.name === values.tool)) {
+    throw new UsageError(`unknown tool "${values.tool}"; available: ${tools.map((tool) => tool.name).join(", ")}`);
+  }
+  const exact = !values.offline && hasCredentials();
+  const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
+  let costs: SchemaCosts;
+  try {
+    costs = await measureSchemaCosts(exact ? exactCounter() : estimateCounter, exact ? "exact" : "estimate", modelName, values.tool);
+  } catch (error) {
+    console.error(`scout tokens: ${await describeApiError(error)}`);
+    return 1;
+  }
+  console.log(values.json ? JSON.stringify(costs, null, 2) : formatSchemaCosts(costs));
+  return 0;
 }
 
 export function openWorkspace(dir = process.cwd()): Workspace {

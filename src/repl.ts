@@ -4,8 +4,10 @@
 import readlineSync from "readline-sync";
 import readline from "node:readline";
 import { runTurn, type MessageParam, type Model, type StepEvent } from "./agent.js";
-import { describeApiError } from "./models/claude.js";
+import { describeApiError, exactCounter } from "./models/claude.js";
+import { OFFLINE_MODEL_NAME } from "./models/offline.js";
 import { StepLog } from "./steplog.js";
+import { SessionUsage, estimateCounter, formatSchemaCosts, measureSchemaCosts } from "./tokens.js";
 import { tools } from "./tools/index.js";
 import type { Workspace } from "./workspace.js";
 
@@ -14,6 +16,7 @@ export const OFFLINE_NOTICE =
 
 const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
   /tools   the tools the model can call
+  /tokens  what the tool schemas cost, and what this session has used
   /reset   forget the conversation
   /help    this help
   /exit    quit (or Ctrl-D); Ctrl-C cancels a running turn`;
@@ -33,6 +36,7 @@ export interface SessionOptions {
 /** One conversation: its history, and how a question becomes a turn. */
 export class Session {
   history: MessageParam[] = [];
+  usage = new SessionUsage();
   constructor(private readonly options: SessionOptions) {}
 
   /** Runs one turn. Returns false when the model call failed (the history is unchanged then). */
@@ -42,7 +46,7 @@ export class Session {
     const cancel = () => controller.abort();
     process.on("SIGINT", cancel); // Ctrl-C cancels this turn, not Scout
     try {
-      const print = (event: StepEvent) => { trace?.(event); log.onStep(event); };
+      const print = (event: StepEvent) => { trace?.(event); this.usage.record(event); log.onStep(event); };
       const { onStep, onText } = this.options.streamText ? { onStep: print, onText: log.onText } : holdText(log, print, this.options.quiet);
       const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText });
       if (result.stopReason === "max_tokens") console.error("(the answer was cut: the model reached its output token limit)");
@@ -50,7 +54,7 @@ export class Session {
       else if (result.stopReason !== "end_turn") console.error(`(the turn ended with stop reason "${result.stopReason}")`);
       return true;
     } catch (error) {
-      log.stopSpinner();
+      log.interrupted();
       if (controller.signal.aborted) {
         console.error("(cancelled; the conversation is as it was before this question)");
         return true;
@@ -63,15 +67,29 @@ export class Session {
   }
 
   /** Handles a /command. Returns "exit" for /exit. */
-  command(line: string): "exit" | void {
+  async command(line: string): Promise<"exit" | void> {
     const [name] = line.trim().split(/\s+/);
     if (name === "/exit" || name === "/quit") return "exit";
     if (name === "/help") console.log(HELP);
     else if (name === "/tools") for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${tool.description.split(". ")[0]}.`);
+    else if (name === "/tokens") await this.printTokens();
     else if (name === "/reset") {
       this.history = [];
       console.log("(conversation cleared)");
     } else console.log(`unknown command ${name}; try /help`);
+  }
+
+  /** /tokens: the schema costs (exact with Claude, estimated offline) and this session's usage. */
+  private async printTokens(): Promise<void> {
+    const { model } = this.options;
+    const offline = model.name === OFFLINE_MODEL_NAME;
+    try {
+      const costs = await measureSchemaCosts(offline ? estimateCounter : exactCounter(), offline ? "estimate" : "exact", model.name);
+      console.log(formatSchemaCosts(costs));
+    } catch (error) {
+      console.log(`(could not count the schemas: ${await describeApiError(error)})`);
+    }
+    console.log(`\n${this.usage.format()}`);
   }
 }
 
@@ -107,7 +125,7 @@ export async function runTerminal(session: Session, banner: string): Promise<num
     }
     if (line.trim() === "") continue;
     if (line.startsWith("/")) {
-      if (session.command(line) === "exit") return 0;
+      if ((await session.command(line)) === "exit") return 0;
       continue;
     }
     await session.ask(line);
@@ -120,7 +138,7 @@ export async function runPiped(session: Session): Promise<number> {
   for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     if (line.trim() === "") continue;
     if (line.startsWith("/")) {
-      if (session.command(line) === "exit") break;
+      if ((await session.command(line)) === "exit") break;
       continue;
     }
     if (!(await session.ask(line))) failed = true;

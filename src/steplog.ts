@@ -62,6 +62,13 @@ export class StepLog {
     this.writeAnswer(text);
   };
 
+  /** A turn ended by an error or Ctrl-C: finish its lines, and number the next turn from 1. */
+  interrupted(): void {
+    this.stopSpinner();
+    this.endAnswer();
+    this.number = 0;
+  }
+
   /** Ends a streamed answer with a newline, so step lines start on their own line. */
   private endAnswer(): void {
     if (this.answerOpen) this.writeAnswer("\n");
@@ -79,7 +86,7 @@ export class StepLog {
     this.spinner = setInterval(() => this.writeStep(`\r${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} waiting for the model…`), 80);
   }
 
-  stopSpinner(): void {
+  private stopSpinner(): void {
     if (!this.spinner) return;
     clearInterval(this.spinner);
     this.spinner = undefined;

@@ -1,8 +1,10 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
-import { describe, expect, it } from "vitest";
-import { SessionUsage, estimateCounter, measureSchemaCosts, type Counter } from "../src/tokens.js";
-import { tools } from "../src/tools/index.js";
-import { runCli } from "./helpers.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_PROMPT } from "../src/prompt.js";
+import { FIXED_QUESTION, SessionUsage, estimateCounter, measureSchemaCosts, type Counter } from "../src/tokens.js";
+import { toolSchemas, tools } from "../src/tools/index.js";
+import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { makeTree, runCli } from "./helpers.js";
 
 const offlineEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
 
@@ -74,5 +76,70 @@ describe("SessionUsage", () => {
     usage.record({ type: "turn", result: { text: "", stopReason: "end_turn", modelCalls: 2, toolCalls: ["grep", "grep"], usage: { input_tokens: 1200, output_tokens: 30 } } });
     expect(usage.tools.get("grep")?.calls).toBe(2);
     expect(usage.format()).toMatch(/turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/);
+  });
+});
+
+describe("scout tokens (exact, against the loopback Messages API)", () => {
+  let api: ApiServer;
+  beforeAll(async () => { api = await startApiServer(); });
+  afterAll(() => api.close());
+  const exactEnv = () => ({ ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined });
+
+  it("sends one count_tokens request per row, with the model, system prompt, question and growing tool list", async () => {
+    api.requests.length = 0;
+    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    const run = await runCli(["tokens", "--model", "claude-test-1"], { env: exactEnv() });
+    expect(run.code).toBe(0);
+    expect(api.requests.map((r) => r.path)).toEqual(Array(5).fill("/v1/messages/count_tokens"));
+    const bodies = api.requests.map((r) => r.body);
+    for (const body of bodies) {
+      expect(body.model).toBe("claude-test-1");
+      expect(body.system).toBe(SYSTEM_PROMPT);
+      expect(body.messages).toEqual([{ role: "user", content: FIXED_QUESTION }]);
+    }
+    expect(bodies.map((b) => (b.tools ?? []).map((t: { name: string }) => t.name))).toEqual([
+      [], ["read_file"], ["read_file", "list_files"], ["read_file", "list_files", "glob"], ["read_file", "list_files", "glob", "grep"],
+    ]);
+    expect(bodies[4].tools).toEqual(toolSchemas());
+    // The table: exact, marginals and total from those counts.
+    expect(run.stdout).toContain("Tool schema token costs (exact) · model claude-test-1");
+    expect(run.stdout).toMatch(/baseline \(no tools\)\s+500\n/);
+    expect(run.stdout).toMatch(/\+ read_file\s+1,200\s+\+700 \*\n/);
+    expect(run.stdout).toMatch(/\+ list_files\s+1,390\s+\+190\n/);
+    expect(run.stdout).toMatch(/\+ glob\s+1,600\s+\+210\n/);
+    expect(run.stdout).toMatch(/\+ grep\s+1,950\s+\+350\n/);
+    expect(run.stdout).toMatch(/all tool schemas\s+1,450\n/);
+    expect(run.stdout).toContain("hidden tool-use system prompt");
+    expect(run.stdout).not.toContain("~1,");
+  });
+
+  it("--json carries the same exact numbers", async () => {
+    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    const run = await runCli(["tokens", "--json"], { env: exactEnv() });
+    const json = JSON.parse(run.stdout);
+    expect(json).toMatchObject({ mode: "exact", baseline: 500, total: 1450 });
+    expect(json.tools.map((t: { marginal: number }) => t.marginal)).toEqual([700, 190, 210, 350]);
+  });
+
+  it("says clearly when the API keeps answering 429", async () => {
+    api.scriptCount(...Array(3).fill(apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")));
+    const run = await runCli(["tokens"], { env: exactEnv() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trim()).toBe("scout tokens: rate limited, still after retries: Number of request tokens has exceeded your per-minute rate limit");
+  });
+
+  it("/tokens in the REPL shows the schema costs and this session's usage per turn and per tool", async () => {
+    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    api.script(
+      reply([toolUse("t1", "list_files", {})], "tool_use"),
+      reply([text("done")], "end_turn"),
+    );
+    const root = makeTree({ "a.txt": "hello\n" });
+    const run = await runCli(["--cwd", root], { cwd: root, input: "what is here?\n/tokens\n", env: exactEnv() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Tool schema token costs (exact)");
+    expect(run.stdout).toMatch(/turn 1: [\d,]+ input · [\d,]+ output tokens/);
+    expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
   });
 });
