@@ -75,10 +75,11 @@ async function main(argv: string[]): Promise<number> {
   const model: Model = offline ? offlineModel() : claudeModel(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  const log = new StepLog({ quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY) });
+  const log = new StepLog({
+    quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY), holdText: !process.stdout.isTTY,
+  });
   const session = new Session({
     model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined,
-    streamText: Boolean(process.stdout.isTTY), quiet: values.quiet,
   });
 
   if (values.print !== undefined) {

@@ -27,10 +27,6 @@ export interface SessionOptions {
   maxSteps: number;
   log: StepLog;
   trace?: (event: StepEvent) => void;
-  /** Stream the model's text as it is written (stdout is a terminal); otherwise hold it, see holdText. */
-  streamText?: boolean;
-  /** --quiet: no step lines, and no text written before tool calls either. */
-  quiet?: boolean;
 }
 
 /** One conversation: its history, and how a question becomes a turn. */
@@ -46,9 +42,8 @@ export class Session {
     const cancel = () => controller.abort();
     process.on("SIGINT", cancel); // Ctrl-C cancels this turn, not Scout
     try {
-      const print = (event: StepEvent) => { trace?.(event); this.usage.record(event); log.onStep(event); };
-      const { onStep, onText } = this.options.streamText ? { onStep: print, onText: log.onText } : holdText(log, print, this.options.quiet);
-      const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText });
+      const onStep = (event: StepEvent) => { trace?.(event); this.usage.record(event); log.onStep(event); };
+      const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText: log.onText });
       if (result.stopReason === "max_tokens") console.error("(the answer was cut: the model reached its output token limit)");
       else if (result.stopReason === "step_cap") console.error(result.text);
       else if (result.stopReason !== "end_turn") console.error(`(the turn ended with stop reason "${result.stopReason}")`);
@@ -91,27 +86,6 @@ export class Session {
     }
     console.log(`\n${this.usage.format()}`);
   }
-}
-
-/**
- * When stdout is not a terminal it must carry answers only, so each model
- * call's text is held until its stop reason is known: text written before
- * tool calls ("Let me search…") goes to stderr with the steps, the rest is
- * the answer and goes to stdout.
- */
-function holdText(log: StepLog, onStep: (event: StepEvent) => void, quiet = false) {
-  let held = "";
-  return {
-    onText: (text: string) => { held += text; },
-    onStep: (event: StepEvent) => {
-      if (event.type === "model" && held) {
-        if (event.stopReason !== "tool_use") log.onText(held);
-        else if (!quiet) process.stderr.write(`${held}\n`);
-        held = "";
-      }
-      onStep(event);
-    },
-  };
 }
 
 /** The interactive loop on a terminal: `you > ` prompts until /exit or Ctrl-D. */

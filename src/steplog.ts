@@ -18,6 +18,12 @@ export interface StepLogOptions {
   color?: boolean;
   /** Show a waiting indicator until the first token arrives (only on a terminal). */
   spinner?: boolean;
+  /**
+   * Hold each model call's text until its stop reason is known (when stdout
+   * is not a terminal, it must carry answers only): an answer goes to stdout,
+   * talk before tool calls ("Let me search…") to stderr with the steps.
+   */
+  holdText?: boolean;
   /** Where step lines go (default: stderr). */
   writeStep?: (text: string) => void;
   /** Where answer text goes (default: stdout). */
@@ -29,6 +35,7 @@ export class StepLog {
   private number = 0;
   private spinner: NodeJS.Timeout | undefined;
   private answerOpen = false;
+  private held = "";
   private readonly writeStep: (text: string) => void;
   private readonly writeAnswer: (text: string) => void;
 
@@ -48,6 +55,9 @@ export class StepLog {
     this.endAnswer();
     this.number++;
     if (event.type === "model") {
+      if (this.held && event.stopReason === "tool_use") this.line(this.held);
+      else if (this.held) this.writeAnswer(`${this.held}\n`);
+      this.held = "";
       return this.line(`[${this.number}] model ${event.model} → ${event.stopReason} · ${formatUsage(event.usage)} · ${event.ms} ms`);
     }
     const input = clip(JSON.stringify(event.input), MAX_INPUT_CHARS);
@@ -58,6 +68,10 @@ export class StepLog {
 
   onText = (text: string): void => {
     this.stopSpinner();
+    if (this.options.holdText) {
+      this.held += text;
+      return;
+    }
     this.answerOpen = true;
     this.writeAnswer(text);
   };
@@ -65,6 +79,7 @@ export class StepLog {
   /** A turn ended by an error or Ctrl-C: finish its lines, and number the next turn from 1. */
   interrupted(): void {
     this.stopSpinner();
+    this.held = "";
     this.endAnswer();
     this.number = 0;
   }

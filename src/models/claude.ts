@@ -64,20 +64,13 @@ export async function describeApiError(error: unknown): Promise<string> {
     const what = { overloaded_error: "overloaded", rate_limit_error: "rate limited", api_error: "server error" }[body?.error?.type ?? ""] ?? "API error";
     return `${what}, in the middle of the answer: ${apiMessage}`;
   }
-  switch (true) {
-    case error.status === 401 || error.status === 403:
-      return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
-    case error.status === 429:
-      return `rate limited, still after retries: ${apiMessage}`;
-    case error.status === 529:
-      return `overloaded, still after retries: ${apiMessage}`;
-    case error.status === 400 || error.status === 404 || error.status === 413 || error.status === 422:
-      return `invalid request (${error.status}): ${apiMessage}`;
-    case error.status !== undefined && error.status >= 500:
-      return `server error (${error.status}), still after retries: ${apiMessage}`;
-    default:
-      return `API error (${error.status}): ${apiMessage}`;
-  }
+  const status = error.status;
+  if (status === 401 || status === 403) return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
+  if (status === 429) return `rate limited, still after retries: ${apiMessage}`;
+  if (status === 529) return `overloaded, still after retries: ${apiMessage}`;
+  if (status >= 500) return `server error (${status}), still after retries: ${apiMessage}`;
+  if (status >= 400) return `invalid request (${status}): ${apiMessage}`;
+  return `API error (${status}): ${apiMessage}`;
 }
 
 /** fetch's own error only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is a cause further down. */
