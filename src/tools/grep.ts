@@ -15,6 +15,8 @@ export const RG_TIMEOUT_MS = 10_000;
 export const MAX_CONTEXT = 5;
 /** How much of rg's own error message is passed on. */
 const MAX_STDERR_CHARS = 2000;
+/** rg shows only a preview of longer lines, which bounds what one line sends through the pipe. */
+const RG_MAX_COLUMNS = 1000;
 
 interface Args { pattern: string; path?: string; include?: string; context?: number }
 
@@ -59,7 +61,7 @@ export const grep: Tool<Args> = {
       // git's exclude/global files and ignore files above the workspace are off.
       "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
       "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
-      "--max-columns=1000", "--max-columns-preview", // bounds what one line can send through the pipe
+      `--max-columns=${RG_MAX_COLUMNS}`, "--max-columns-preview",
       // Protected names in any case, noise folders exactly as isVisible matches them.
       ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
       ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),

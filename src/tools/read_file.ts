@@ -13,6 +13,8 @@ export const MAX_LINE_CHARS = 500;
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** A NUL byte in this many leading bytes marks a file as binary. */
 const BINARY_SNIFF_BYTES = 8192;
+/** At most this many similar paths are suggested when a file is not found. */
+const MAX_SUGGESTIONS = 3;
 /** Bytes kept of one line while streaming: enough for MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
 
@@ -123,7 +125,7 @@ async function readWindow(abs: string, offset: number, limit: number): Promise<{
 }
 
 /**
- * Up to three visible files that are probably the one meant: the same name
+ * Up to MAX_SUGGESTIONS visible files that are probably the one meant: the same name
  * in another folder, or the same name with another case or extension.
  */
 async function suggestSimilarPaths(workspace: Workspace, rel: string): Promise<string[]> {
@@ -132,7 +134,7 @@ async function suggestSimilarPaths(workspace: Workspace, rel: string): Promise<s
   if (stem === "") return [];
   try {
     const found = await findNewestFiles(workspace, ".", `**/${fg.escapePath(stem)}{,.*}`, false);
-    return found.newest.map((file) => file.rel).slice(0, 3);
+    return found.newest.map((file) => file.rel).slice(0, MAX_SUGGESTIONS);
   } catch {
     return [];
   }
