@@ -1,0 +1,356 @@
+// The lessons must tell the truth about the code. This file checks that they do:
+//
+// 1. Every ```console block in lessons/NN-*.md is run, command by command, and
+//    what the commands print is compared with the lesson text.
+// 2. Every file path and name cited in a lesson's "Key files" section exists.
+// 3. Every code excerpt whose fence names its file (```ts src/agent.ts) is
+//    really in that file, line for line (a line may be part of a longer
+//    one), in order; "…" lines mark a gap.
+// 4. lessons/README.md links every lesson in order; README.md links it.
+// 5. CHANGELOG.md names the lesson that teaches each change.
+//
+// How a console block runs (lessons/README.md explains it to learners too):
+// - a line starting with "$ " is a command; the lines after it, up to the next
+//   "$ " or the end of the block, are exactly what the terminal shows, stdout
+//   and stderr together in the order they were written;
+// - each block starts at the repository root; "$ cd DIR" changes the directory
+//   for the block's later commands;
+// - commands run in bash (so quoting works as the learner types it), with the
+//   offline teaching model (no ANTHROPIC_* credentials), NO_COLOR=1, no
+//   SCOUT_MODEL, and `npx scout` standing for `node dist/cli.js` (the same
+//   program, without npx's start-up time);
+// - the only differences allowed: timings ("· 14 ms", and "ms"/"time" fields of
+//   --trace lines), trailing spaces, and blank lines at the end of an output.
+//
+// When the code changes an output on purpose, run
+//   LESSONS_UPDATE=1 npx vitest run test/lessons.test.ts
+// to write the new outputs into the lessons, then read the diff: the prose
+// around a block may need to change too.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, REPO_ROOT } from "./helpers.js";
+
+const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
+const SAMPLE_PROJECT = path.join(LESSONS_DIR, "sample-project");
+const COMMAND_TIMEOUT_MS = 30_000;
+const UPDATE = process.env.LESSONS_UPDATE === "1";
+
+const lessonFiles = fs
+  .readdirSync(LESSONS_DIR)
+  .filter((name) => /^\d\d-[\w-]+\.md$/.test(name))
+  .sort();
+
+// ---------------------------------------------------------------- parsing
+
+interface Fence { info: string; line: number; body: string[] }
+
+/** Every fenced code block of a Markdown file; `line` is the 1-based line of its opening fence. */
+function fencesOf(markdown: string): Fence[] {
+  const fences: Fence[] = [];
+  let open: (Fence & { marker: string }) | null = null;
+  markdown.split("\n").forEach((text, index) => {
+    if (open) {
+      if (text.trim() === open.marker || (text.trim().startsWith(open.marker) && /^[`~]+$/.test(text.trim()))) {
+        fences.push({ info: open.info, line: open.line, body: open.body });
+        open = null;
+      } else open.body.push(text);
+      return;
+    }
+    const start = /^\s{0,3}(`{3,}|~{3,})\s*(.*)$/.exec(text);
+    if (start) open = { marker: start[1], info: start[2].trim(), line: index + 1, body: [] };
+  });
+  return fences;
+}
+
+interface Command { line: number; command: string; expected: string[] }
+
+/** Splits a console block into commands and the output lines that follow each. */
+function commandsOf(fence: Fence, file: string): Command[] {
+  const commands: Command[] = [];
+  fence.body.forEach((text, i) => {
+    const line = fence.line + 1 + i;
+    if (text.startsWith("$ ")) commands.push({ line, command: text.slice(2), expected: [] });
+    else if (commands.length === 0) throw new Error(`${file}:${line}: a console block must start with a "$ " command line`);
+    else commands.at(-1)!.expected.push(text);
+  });
+  return commands;
+}
+
+/** What may differ between two runs: timings, trailing spaces, trailing blank lines. */
+function normalise(lines: string[]): string {
+  const text = lines
+    .join("\n")
+    .replace(/· \d[\d,.]* ms\b/g, "· <n> ms")
+    .replace(/"ms":\d+/g, '"ms":<n>')
+    .replace(/"time":"[^"]*"/g, '"time":"<time>"')
+    .replace(/[ \t]+$/gm, "");
+  return text.replace(/\n+$/, "");
+}
+
+// ---------------------------------------------------------------- running
+
+const ENV: NodeJS.ProcessEnv = (() => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", SCOUT_CLI: CLI };
+  for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "SCOUT_MODEL", "FORCE_COLOR", "RIPGREP_CONFIG_PATH"]) {
+    delete env[key];
+  }
+  return env;
+})();
+
+/** `npx scout …` is `node dist/cli.js …`; any other npx command is left alone. */
+const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
+
+/** Runs one command in bash with stdout and stderr merged, as a terminal shows them. */
+function runCommand(command: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", `exec 2>&1\n${PRELUDE}\n${command}`], {
+      cwd, env: ENV, stdio: ["ignore", "pipe", "ignore"], detached: true,
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => (output += chunk));
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid!, "SIGKILL"); } catch { /* already gone */ }
+      reject(new Error(`timed out after ${COMMAND_TIMEOUT_MS / 1000} s: ${command}`));
+    }, COMMAND_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      resolve(output.replace(/\n$/, ""));
+    });
+  });
+}
+
+/** Runs a block's commands in order and returns what each printed. */
+async function runBlock(commands: Command[], where: string): Promise<string[][]> {
+  let cwd = REPO_ROOT;
+  const outputs: string[][] = [];
+  for (const { command, line } of commands) {
+    const cd = /^cd(?:\s+(\S+))?\s*$/.exec(command);
+    if (cd) {
+      const target = path.resolve(cwd, cd[1] ?? REPO_ROOT);
+      if (!fs.existsSync(target) || !fs.statSync(target).isDirectory()) throw new Error(`${where}:${line}: cd ${cd[1]}: no such directory`);
+      cwd = target;
+      outputs.push([]);
+      continue;
+    }
+    if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command)) throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
+    const output = await runCommand(command, cwd);
+    outputs.push(output === "" ? [] : output.split("\n"));
+  }
+  return outputs;
+}
+
+const transcript = (commands: Command[], outputs: string[][]) =>
+  commands.map((c, i) => [`$ ${c.command}`, normalise(outputs[i])].filter((part, j) => j === 0 || part !== "").join("\n")).join("\n");
+
+/** LESSONS_UPDATE=1: the new outputs, per lesson file, written back after the run. */
+const updates = new Map<string, { fence: Fence; commands: Command[]; outputs: string[][] }[]>();
+
+function writeUpdates(): void {
+  for (const [file, blocks] of updates) {
+    const lines = fs.readFileSync(path.join(LESSONS_DIR, file), "utf8").split("\n");
+    for (const { fence, commands, outputs } of blocks.sort((a, b) => b.fence.line - a.fence.line)) {
+      const body = commands.flatMap((c, i) => {
+        // Keep the lesson's own text where only timings differ, so updates don't churn.
+        const keep = normalise(c.expected) === normalise(outputs[i]);
+        const shown = keep ? c.expected : outputs[i];
+        const trimmed = [...shown];
+        while (trimmed.length && trimmed.at(-1)!.trim() === "") trimmed.pop();
+        return [`$ ${c.command}`, ...trimmed];
+      });
+      lines.splice(fence.line, fence.body.length, ...body);
+    }
+    fs.writeFileSync(path.join(LESSONS_DIR, file), lines.join("\n"));
+  }
+}
+
+// ---------------------------------------------------------------- the tests
+
+beforeAll(() => {
+  // The prepare step of npm install does this too; doing it here means the
+  // test never depends on when or how the dependencies were installed.
+  execFileSync(process.execPath, [path.join(LESSONS_DIR, "pin-mtimes.mjs")], { stdio: "inherit" });
+  if (!fs.existsSync(CLI)) throw new Error("dist/cli.js is missing: run npm run build first");
+});
+
+afterAll(() => {
+  if (UPDATE) writeUpdates();
+});
+
+describe("the sample project", () => {
+  it("has a pinned modification time for every file and folder, and nothing else", () => {
+    const listed = Object.keys(JSON.parse(fs.readFileSync(path.join(LESSONS_DIR, "sample-project.mtimes.json"), "utf8"))).sort();
+    const present: string[] = ["."];
+    const walk = (rel: string) => {
+      for (const entry of fs.readdirSync(path.join(SAMPLE_PROJECT, rel), { withFileTypes: true })) {
+        const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        present.push(child);
+        if (entry.isDirectory()) walk(child);
+      }
+    };
+    walk("");
+    expect(present.sort(), "lessons/sample-project.mtimes.json must list every path of lessons/sample-project").toEqual(listed);
+  });
+
+  it("has no package.json, so `npx scout` inside it still finds Scout", () => {
+    expect(fs.existsSync(path.join(SAMPLE_PROJECT, "package.json"))).toBe(false);
+  });
+});
+
+describe("console blocks run and print what the lessons say", () => {
+  it("finds lessons 00 to 08", () => {
+    expect(lessonFiles.map((name) => name.slice(0, 2))).toEqual(["00", "01", "02", "03", "04", "05", "06", "07", "08"]);
+  });
+
+  for (const file of lessonFiles) {
+    const blocks = fencesOf(fs.readFileSync(path.join(LESSONS_DIR, file), "utf8")).filter((fence) => fence.info === "console");
+    describe.concurrent(file, () => {
+      for (const fence of blocks) {
+        const where = `lessons/${file}`;
+        const commands = commandsOf(fence, where);
+        it(`block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"})`, async () => {
+          const outputs = await runBlock(commands, where);
+          if (UPDATE) {
+            const list = updates.get(file) ?? [];
+            list.push({ fence, commands, outputs });
+            updates.set(file, list);
+            return;
+          }
+          const expected = commands.map((c) => ({ ...c, expected: c.expected }));
+          expect(transcript(commands, outputs), `${where}:${fence.line}: the block's output differs from the lesson text (- lesson, + actual)`)
+            .toBe(transcript(expected, expected.map((c) => c.expected)));
+        }, COMMAND_TIMEOUT_MS * Math.max(1, commands.length) + 5_000);
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------- citations
+
+/** The "Key files" section of a lesson, as list items (a bullet and its continuation lines). */
+function keyFileItems(markdown: string): string[] {
+  const lines = markdown.split("\n");
+  const start = lines.findIndex((line) => /^##\s+Key files\b/.test(line));
+  if (start === -1) return [];
+  const end = lines.findIndex((line, i) => i > start && /^#{1,2}\s/.test(line));
+  const items: string[] = [];
+  for (const line of lines.slice(start + 1, end === -1 ? undefined : end)) {
+    if (/^\s*[-*]\s/.test(line) && !/^\s{2,}/.test(line)) items.push(line);
+    else if (items.length && line.trim() !== "") items[items.length - 1] += ` ${line.trim()}`;
+  }
+  return items;
+}
+
+const isPathLike = (span: string) => span.includes("/") || /\.(ts|js|mjs|json|md|py|go|toml|mod)$/.test(span);
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const abs = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(abs) : entry.isFile() ? [abs] : [];
+  });
+}
+
+describe("what the lessons cite exists", () => {
+  const srcText = filesUnder(path.join(REPO_ROOT, "src")).map((file) => fs.readFileSync(file, "utf8")).join("\n");
+
+  for (const file of lessonFiles) {
+    it(`${file}: every path and name in "Key files" exists`, () => {
+      const markdown = fs.readFileSync(path.join(LESSONS_DIR, file), "utf8");
+      const items = keyFileItems(markdown);
+      expect(items.length, `lessons/${file} needs a "## Key files" section with a list`).toBeGreaterThan(0);
+      const problems: string[] = [];
+      for (const item of items) {
+        const spans = [...item.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+        const paths = spans.filter(isPathLike);
+        for (const p of paths) if (!fs.existsSync(path.join(REPO_ROOT, p))) problems.push(`path \`${p}\` does not exist`);
+        const texts = paths
+          .map((p) => path.join(REPO_ROOT, p))
+          .filter((abs) => fs.existsSync(abs) && fs.statSync(abs).isFile())
+          .map((abs) => fs.readFileSync(abs, "utf8"));
+        for (const name of spans.filter((span) => !isPathLike(span))) {
+          const parts = name.replace(/\(\)$/, "").split(".");
+          if (!parts.every((part) => /^[A-Za-z_$][\w$]*$/.test(part))) {
+            problems.push(`\`${name}\` is neither a path nor a name (Key files cites only paths and code names)`);
+            continue;
+          }
+          const found = (text: string) => parts.every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, "\\$")}(?![\\w$])`).test(text));
+          if (!texts.some(found) && !found(srcText)) problems.push(`name \`${name}\` is not in ${paths.join(", ") || "the item's files"} nor in src/`);
+        }
+      }
+      expect(problems, `lessons/${file}, Key files`).toEqual([]);
+    });
+
+    it(`${file}: every code excerpt that names its file is in that file`, () => {
+      const markdown = fs.readFileSync(path.join(LESSONS_DIR, file), "utf8");
+      const problems: string[] = [];
+      for (const fence of fencesOf(markdown)) {
+        const [, cited] = fence.info.split(/\s+/);
+        if (!cited || fence.info.startsWith("console")) continue;
+        const abs = path.join(REPO_ROOT, cited);
+        if (!fs.existsSync(abs)) {
+          problems.push(`line ${fence.line}: ${cited} does not exist`);
+          continue;
+        }
+        const source = fs.readFileSync(abs, "utf8").split("\n").map((line) => line.trim());
+        let at = 0;
+        for (const [i, text] of fence.body.entries()) {
+          const wanted = text.trim();
+          if (wanted === "" || /^(\/\/|#)?\s*(…|\.\.\.)$/.test(wanted)) continue;
+          // A whole line, or part of one (a prompt inside a template string ends in "`;").
+          let found = source.indexOf(wanted, at);
+          if (found === -1) found = source.findIndex((line, index) => index >= at && line.includes(wanted));
+          if (found === -1) {
+            problems.push(`line ${fence.line + 1 + i}: not in ${cited} (after line ${at}): ${wanted}`);
+            break;
+          }
+          at = found + 1;
+        }
+      }
+      expect(problems, `lessons/${file}: code excerpts`).toEqual([]);
+    });
+  }
+});
+
+// ---------------------------------------------------------------- index and changelog
+
+describe("the index and the changelog", () => {
+  it("lessons/README.md links every lesson, in order", () => {
+    const index = fs.readFileSync(path.join(LESSONS_DIR, "README.md"), "utf8");
+    const linked = [...index.matchAll(/\]\((?:\.\/)?(\d\d-[\w-]+\.md)\)/g)].map((m) => m[1]);
+    expect(linked.filter((name, i) => linked.indexOf(name) === i)).toEqual(lessonFiles);
+  });
+
+  it("README.md links lessons/README.md", () => {
+    const readme = path.join(REPO_ROOT, "README.md");
+    expect(fs.existsSync(readme), "README.md is missing").toBe(true);
+    expect(fs.readFileSync(readme, "utf8")).toMatch(/\]\((?:\.\/)?lessons\/(?:README\.md)?\)/);
+  });
+
+  it("CHANGELOG.md names a lesson for each released version (or, before the first release, each entry)", () => {
+    const changelog = fs.readFileSync(path.join(REPO_ROOT, "CHANGELOG.md"), "utf8");
+    const sections = changelog.split(/^(?=## )/m).filter((section) => section.startsWith("## "));
+    const released = sections.filter((section) => !/^## \[?Unreleased\]?/i.test(section));
+    const lessonNumbers = (text: string) =>
+      [...text.matchAll(/\blessons? ((?:\d+(?:, | and | to |–|-)?)+)/g)].flatMap((m) => m[1].match(/\d+/g)!.map(Number));
+    const existing = new Set(lessonFiles.map((name) => Number(name.slice(0, 2))));
+    const problems: string[] = [];
+    const check = (label: string, text: string) => {
+      const numbers = lessonNumbers(text);
+      if (numbers.length === 0) problems.push(`${label} names no lesson`);
+      for (const number of numbers) if (!existing.has(number)) problems.push(`${label} names lesson ${number}, which does not exist`);
+    };
+    if (released.length > 0) {
+      for (const section of released) check(section.split("\n")[0], section);
+    } else {
+      const unreleased = sections.find((section) => /^## \[?Unreleased\]?/i.test(section)) ?? "";
+      // An entry is a bullet line and the indented lines that continue it.
+      const entries = unreleased.split(/\n(?=- )/).filter((entry) => entry.startsWith("- ")).map((entry) => entry.split(/\n(?!\s)/)[0]);
+      expect(entries.length, "CHANGELOG.md has no entries under Unreleased").toBeGreaterThan(0);
+      for (const entry of entries) check(`the entry "${entry.trim().slice(0, 60)}…"`, entry);
+    }
+    expect(problems).toEqual([]);
+  });
+});
