@@ -49,6 +49,30 @@ describe("grep: output", () => {
     expect(content).toBe("src/a.ts-1-one\nsrc/a.ts:2:foo two\nsrc/a.ts-3-three\nsrc/a.ts-4-four\nsrc/a.ts-5-five\nsrc/a.ts-6-six\nsrc/a.ts:7:foo seven");
   });
 
+  it("orders files with the same mtime by path, whatever order the directory lists them in", async () => {
+    const names = ["m", "c", "z", "a", "q", "b"]; // created in this order; ext4 lists them in hash order
+    const dir = tree(Object.fromEntries([
+      ...names.map((name) => [`${name}.txt`, { content: "MARK\n", mtime: 5_000 }]),
+      ["new.txt", { content: "MARK\n", mtime: 9_000 }],
+      ["sub/old.txt", { content: "MARK\n", mtime: 1_000 }],
+      ["sub/a.txt", { content: "MARK\n", mtime: 5_000 }],
+    ]));
+    expect((await call(dir, "grep", { pattern: "MARK" })).content).toBe(
+      ["new", "a", "b", "c", "m", "q", "sub/a", "z", "sub/old"].map((name) => `${name}.txt:1:MARK`).join("\n"),
+    );
+  });
+
+  it("fills the cap from tied files in path order", async () => {
+    const sixty = "MARK\n".repeat(60);
+    const dir = tree({ "z.txt": { content: sixty, mtime: 5_000 }, "b.txt": { content: sixty, mtime: 5_000 }, "a.txt": { content: sixty, mtime: 5_000 } });
+    const lines = (await call(dir, "grep", { pattern: "MARK" })).content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
+    expect(lines[59]).toBe("a.txt:60:MARK");
+    expect(lines[60]).toBe("b.txt:1:MARK");
+    expect(lines[99]).toBe("b.txt:40:MARK");
+    expect(lines[100]).toBe(CAP_MESSAGE);
+  });
+
   it("is case-sensitive unless the pattern starts with (?i)", async () => {
     expect((await call(root, "grep", { pattern: "Foo" })).content).toBe("docs/c.md:1:Foo md");
     expect((await call(root, "grep", { pattern: "(?i)^foo md" })).content).toBe("docs/c.md:1:Foo md\ndocs/c.md:2:foo md");

@@ -1,6 +1,9 @@
 // grep: search file contents with ripgrep (the rg binary shipped in
-// @vscode/ripgrep), files newest first, stopping rg once the cap is reached.
+// @vscode/ripgrep), files newest first (ties by path), stopping rg once the
+// cap is reached.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import readline from "node:readline";
 import { rgPath } from "@vscode/ripgrep";
 import { DENIED_GLOBS, NOISE_DIRS } from "../workspace.js";
@@ -62,6 +65,8 @@ export const grep: Tool<Args> = {
       "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
       "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
       `--max-columns=${RG_MAX_COLUMNS}`, "--max-columns-preview",
+      // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
+      `--max-count=${MAX_RESULT_LINES + 1}`,
       // Protected names in any case, noise folders exactly as isVisible matches them.
       ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
       ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
@@ -71,15 +76,13 @@ export const grep: Tool<Args> = {
       "--", workspace.toRelative(resolved.abs),
     ];
 
-    const lines: string[] = [];
-    const files = new Set<string>();
-    let hits = 0;
+    const output = new NewestFirst(context > 0);
+    let current: FileLines | undefined; // the file rg is printing
     let separatorPending = false;
-    let moreExist = false;
     let binaryMatches = false;
     const result = await runRipgrep(args, workspace.root, signal, (raw) => {
       if (raw === "--") {
-        separatorPending = lines.length > 0;
+        separatorPending = true;
         return true;
       }
       const nul = raw.indexOf("\0");
@@ -93,18 +96,22 @@ export const grep: Tool<Args> = {
       if (!match) return true;
       // Only files the shared visibility rules allow; a file named explicitly is always searched.
       if (target.isDirectory && !workspace.isVisible(file)) return true;
-      // A pending "--" counts too, so the output never goes over the cap.
-      if (lines.length + (separatorPending ? 2 : 1) > MAX_RESULT_LINES) {
-        moreExist = true;
-        return false; // stop rg: the cap is reached
+      if (current?.file !== file) {
+        if (current && !output.add(current)) {
+          current = undefined;
+          return false; // stop rg: the cap is reached
+        }
+        current = { file, mtimeNs: mtimeOf(workspace.root, file), lines: [] };
+      } else if (separatorPending) {
+        current.lines.push("--"); // between groups of one file; those between files are added later
       }
-      if (separatorPending) lines.push("--");
       separatorPending = false;
-      files.add(file);
-      if (match[2] === ":") hits++;
-      lines.push(`${file}${match[2]}${match[1]}${match[2]}${clipLine(match[3], MAX_MATCH_CHARS)}`);
+      const [, lineNumber, mark, text] = match; // mark is ":" for a hit, "-" for context
+      current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
       return true;
     });
+    if (current) output.add(current);
+    const { lines, cut } = output.finish();
 
     const where = `${resolved.rel === "." ? "the workspace" : resolved.rel}${include ? ` (files matching ${include})` : ""}`;
     if (result.aborted) return fail("grep was cancelled");
@@ -119,11 +126,72 @@ export const grep: Tool<Args> = {
     }
     if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
 
-    if (moreExist) lines.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
-    if (result.exitCode === 2) lines.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
-    return ok(lines.join("\n"), `${hits} matching lines in ${files.size} file${files.size === 1 ? "" : "s"}`);
+    const text = lines.map((line) => (line === "--" ? line : line.text));
+    if (cut) text.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
+    if (result.exitCode === 2) text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
+    const shown = lines.filter((line) => line !== "--");
+    const hits = shown.filter((line) => line.hit).length;
+    const files = new Set(shown.map((line) => line.file)).size;
+    return ok(text.join("\n"), `${hits} matching lines in ${files} file${files === 1 ? "" : "s"}`);
   },
 };
+
+/** One output line: a hit or context line of a file, or "--" between groups. */
+type Line = { file: string; hit: boolean; text: string } | "--";
+/** What rg printed for one file, in file order. */
+interface FileLines { file: string; mtimeNs: bigint; lines: Line[] }
+
+/**
+ * Puts rg's output in the promised order, newest file first and ties by
+ * path, keeping little more than the cap. rg sorts by mtime, but files with
+ * the same mtime come in directory order, which differs between machines, so
+ * each run of files with equal mtimes is held back and sorted by path.
+ */
+class NewestFirst {
+  private placed: FileLines[] = [];
+  private ties: FileLines[] = [];
+  private cut = false;
+  constructor(private readonly separateFiles: boolean) {}
+
+  /** Adds the next file rg printed; false once no file after it can be shown. */
+  add(next: FileLines): boolean {
+    if (this.ties.length > 0 && this.ties[0].mtimeNs !== next.mtimeNs) {
+      this.placed.push(...this.ties);
+      this.ties = [];
+      if (this.size(this.placed) > MAX_RESULT_LINES) return false;
+    }
+    this.ties.push(next);
+    this.ties.sort((a, b) => (a.file < b.file ? -1 : 1));
+    // A tied file that would start past the cap is dropped now, so memory stays bounded.
+    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= MAX_RESULT_LINES) {
+      this.ties.pop();
+      this.cut = true;
+    }
+    return true;
+  }
+
+  /** The lines to show, with "--" between files when there is context, and whether any were cut. */
+  finish(): { lines: Line[]; cut: boolean } {
+    const all = [...this.placed, ...this.ties].flatMap((file, i) => (i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines));
+    const lines = all.slice(0, MAX_RESULT_LINES);
+    if (lines.at(-1) === "--") lines.pop();
+    return { lines, cut: this.cut || all.length > MAX_RESULT_LINES };
+  }
+
+  private size(files: FileLines[]): number {
+    const separators = this.separateFiles ? Math.max(0, files.length - 1) : 0;
+    return files.reduce((sum, file) => sum + file.lines.length, separators);
+  }
+}
+
+/** A file's mtime to the nanosecond, as rg sorted by it. */
+function mtimeOf(root: string, file: string): bigint {
+  try {
+    return fs.statSync(path.join(root, file), { bigint: true }).mtimeNs;
+  } catch {
+    return 0n; // vanished while searching
+  }
+}
 
 interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean; aborted: boolean }
 
