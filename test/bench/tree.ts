@@ -253,7 +253,10 @@ function planFiles(r: Rng): PlannedFile[] {
   const text = files.filter((f) => f.kind === "text" && f.ext !== "log");
   for (const [hidden, count] of [[false, RARE_VISIBLE_FILES], [true, RARE_IGNORED_FILES]] as const) {
     const candidates = text.filter((f) => f.hidden === hidden);
-    for (let n = 0; n < count; n++) pick(r, candidates).rare = true;
+    for (let chosen = 0; chosen < count;) {
+      const file = pick(r, candidates);
+      if (!file.rare) { file.rare = true; chosen++; }
+    }
   }
   return files;
 }
