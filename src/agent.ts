@@ -69,7 +69,7 @@ export async function runTurn(question: string, history: MessageParam[], options
     for (;;) {
       if (turn.modelCalls === maxSteps) {
         turn.stopReason = "step_cap";
-        turn.text = `(Stopped after ${maxSteps} model calls without an answer. Ask again, more narrowly, or raise --max-steps.)`;
+        turn.text = `(Stopped after ${maxSteps} model call${maxSteps === 1 ? "" : "s"} without an answer. Ask again, more narrowly, or raise --max-steps.)`;
         history.push({ role: "assistant", content: turn.text }); // keeps the roles alternating
         break;
       }

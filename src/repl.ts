@@ -66,7 +66,7 @@ export class Session {
     const [name] = line.trim().split(/\s+/);
     if (name === "/exit" || name === "/quit") return "exit";
     if (name === "/help") console.log(HELP);
-    else if (name === "/tools") for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${tool.description.split(". ")[0]}.`);
+    else if (name === "/tools") for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
     else if (name === "/tokens") await this.printTokens();
     else if (name === "/reset") {
       this.history = [];
@@ -84,8 +84,13 @@ export class Session {
     } catch (error) {
       console.log(`(could not count the schemas: ${await describeApiError(error)})`);
     }
-    console.log(`\n${this.usage.format()}`);
+    console.log(`\n${this.usage.format(offline)}`);
   }
+}
+
+/** A description's first sentence: up to a period followed by a capital, so "e.g. x" does not end it. */
+function firstSentence(text: string): string {
+  return /^.*?\.(?=\s+[A-Z])/.exec(text)?.[0] ?? text;
 }
 
 /** The interactive loop on a terminal: `you > ` prompts until /exit or Ctrl-D. */

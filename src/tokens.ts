@@ -123,9 +123,11 @@ export class SessionUsage {
     this.tools.set(event.name, tool);
   };
 
-  format(): string {
+  /** `offline`: the offline model estimates its own usage; Claude's comes from the API. */
+  format(offline: boolean): string {
     if (this.turns.length === 0) return "This session: no turns yet.";
-    const lines = ["This session (usage as the model reported it, estimated by the offline model; tool results estimated locally):"];
+    const source = offline ? "the offline model's own estimates" : "as the API reported it";
+    const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
     this.turns.forEach((turn, i) => lines.push(`  turn ${i + 1}: ${n(turn.input_tokens)} input · ${n(turn.output_tokens)} output tokens`));
     for (const [name, tool] of this.tools) {
       lines.push(`  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${n(tool.tokens)} tokens (~${n(Math.round(tool.tokens / tool.calls))} per call)`);

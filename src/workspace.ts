@@ -191,5 +191,5 @@ function outside(argName: string, input: string): Resolved {
 }
 
 function protectedPath(argName: string, rel: string): Resolved {
-  return { ok: false, error: `${argName} "${rel}" is a protected file (secrets, keys and .git internals are never read or listed)` };
+  return { ok: false, error: `${argName} "${rel}" is protected (secrets, keys and .git internals are never read or listed)` };
 }

@@ -30,7 +30,7 @@ describe("scout tool", () => {
     const run = await runCli(["tool", "read_file", '{"path":".env"}'], { cwd: root });
     expect(run).toEqual({
       code: 1,
-      stdout: 'Error: path ".env" is a protected file (secrets, keys and .git internals are never read or listed)\n',
+      stdout: 'Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)\n',
       stderr: "",
     });
   });

@@ -265,7 +265,7 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     expect((await read(path.join(linked, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
     expect((await read(path.join(root, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
     const env = await read(path.join(linked, ".env"));
-    expect(env.content).toBe('Error: path ".env" is a protected file (secrets, keys and .git internals are never read or listed)');
+    expect(env.content).toBe('Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)');
     const evil = await read(path.join(linked, "../app-evil/secret.txt"));
     expect(evil.isError).toBe(true);
     expectNoLeak(evil);
@@ -273,7 +273,7 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
 
   it("names the protected path as given, even when reached through a symlink", async () => {
     expect((await call(root, "read_file", { path: "link-env" })).content).toBe(
-      'Error: path "link-env" is a protected file (secrets, keys and .git internals are never read or listed)',
+      'Error: path "link-env" is protected (secrets, keys and .git internals are never read or listed)',
     );
   });
 

@@ -119,6 +119,6 @@ describe("list_files", () => {
   it("refuses a protected directory", async () => {
     const root = tree({ ".ssh/config": "Host secret-host" });
     const result = await call(root, "list_files", { path: ".ssh" });
-    expect(result).toMatchObject({ isError: true, content: 'Error: path ".ssh" is a protected file (secrets, keys and .git internals are never read or listed)' });
+    expect(result).toMatchObject({ isError: true, content: 'Error: path ".ssh" is protected (secrets, keys and .git internals are never read or listed)' });
   });
 });

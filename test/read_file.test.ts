@@ -152,7 +152,7 @@ describe("read_file: errors", () => {
     const result = await call(root, "read_file", { path: "sub/.env" });
     expect(result.isError).toBe(true);
     expect(result.content).not.toContain("read-file-secret");
-    expect(result.content).toBe('Error: path "sub/.env" is a protected file (secrets, keys and .git internals are never read or listed)');
+    expect(result.content).toBe('Error: path "sub/.env" is protected (secrets, keys and .git internals are never read or listed)');
   });
 
   it("refuses a directory and suggests list_files", async () => {
@@ -190,7 +190,7 @@ describe("read_file: errors", () => {
 
   it("refuses a protected file without showing its content", async () => {
     const result = await call(root, "read_file", { path: ".env" });
-    expect(result).toMatchObject({ isError: true, content: 'Error: path ".env" is a protected file (secrets, keys and .git internals are never read or listed)' });
+    expect(result).toMatchObject({ isError: true, content: 'Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)' });
   });
 
   it("refuses a path outside the workspace", async () => {

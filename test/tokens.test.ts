@@ -75,7 +75,7 @@ describe("SessionUsage", () => {
     usage.record({ type: "tool", step: 2, name: "grep", input: {}, result, ms: 1 });
     usage.record({ type: "turn", result: { text: "", stopReason: "end_turn", modelCalls: 2, toolCalls: ["grep", "grep"], usage: { input_tokens: 1200, output_tokens: 30 } } });
     expect(usage.tools.get("grep")?.calls).toBe(2);
-    expect(usage.format()).toMatch(/turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/);
+    expect(usage.format(true)).toMatch(/turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/);
   });
 });
 
@@ -141,5 +141,6 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     expect(run.stdout).toContain("Tool schema token costs (exact)");
     expect(run.stdout).toMatch(/turn 1: [\d,]+ input · [\d,]+ output tokens/);
     expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
+    expect(run.stdout).toContain("model usage: as the API reported it");
   });
 });
