@@ -51,10 +51,10 @@ export type Resolved =
 export class Workspace {
   /** The root after resolving symlinks: every check compares against this. */
   readonly root: string;
-  /** Per ignore file name, then per directory (relative, "" for the root): its rules, or null. */
-  private rulesCache = new Map(IGNORE_FILE_NAMES.map((name) => [name, new Map<string, Ignore | null>()]));
-  /** Per directory: whether ignore rules hide it. */
-  private hiddenDirCache = new Map<string, boolean>();
+  /** Per folder (relative, "" for the root): whether it is visible. */
+  private visibleDirCache = new Map<string, boolean>();
+  /** Per ignore file name and folder: the rules that apply there, nearest folder first. */
+  private rulesAboveCache = new Map<string, { dir: string; rules: Ignore }[]>();
 
   constructor(root: string) {
     this.root = fs.realpathSync(root);
@@ -95,30 +95,29 @@ export class Workspace {
   /**
    * True when a workspace-relative path is visible to the search tools: inside
    * the root, not protected, not inside node_modules/.git, not matched by any
-   * .gitignore or .ignore file from the root down to its directory.
+   * .gitignore or .ignore file from the root down to its directory. Called for
+   * every file a search walks, so what a folder contributes is worked out once.
    */
   isVisible(relPath: string, isDir = false): boolean {
     if (relPath === "." || relPath === "") return true;
-    const segments = relPath.split("/");
     // A path that leaves the root is never visible, whatever produced it.
-    if (path.posix.isAbsolute(relPath) || segments.includes("..")) return false;
-    if (isDenied(relPath)) return false;
-    if (segments.some((s) => NOISE_DIRS.includes(s))) return false;
-    const parent = segments.slice(0, -1).join("/");
-    if (parent !== "" && this.isHiddenDir(parent)) return false;
-    return !this.isIgnored(relPath, isDir);
+    if (relPath.startsWith("/") || `/${relPath}/`.includes("/../")) return false;
+    const slash = relPath.lastIndexOf("/");
+    const parent = slash === -1 ? "" : relPath.slice(0, slash);
+    const name = relPath.slice(slash + 1);
+    if (parent !== "" && !this.isVisibleDir(parent)) return false;
+    if (isDeniedName(name) || NOISE_DIRS.includes(name)) return false;
+    return !this.isIgnored(relPath, parent, isDir);
   }
 
-  /** Whether ignore rules hide a directory or any directory above it. */
-  private isHiddenDir(relDir: string): boolean {
-    let hidden = this.hiddenDirCache.get(relDir);
-    if (hidden === undefined) {
-      const slash = relDir.lastIndexOf("/");
-      const parent = slash === -1 ? "" : relDir.slice(0, slash);
-      hidden = (parent !== "" && this.isHiddenDir(parent)) || this.isIgnored(relDir, true);
-      this.hiddenDirCache.set(relDir, hidden);
+  /** isVisible for a folder, remembered: every entry below it asks. */
+  private isVisibleDir(relDir: string): boolean {
+    let visible = this.visibleDirCache.get(relDir);
+    if (visible === undefined) {
+      visible = this.isVisible(relDir, true);
+      this.visibleDirCache.set(relDir, visible);
     }
-    return hidden;
+    return visible;
   }
 
   /**
@@ -128,38 +127,43 @@ export class Workspace {
    * .ignore file cannot bring back what a .gitignore hides: grep's rg prunes
    * with .gitignore alone, and must never hide more than this.
    */
-  private isIgnored(relPath: string, isDir: boolean): boolean {
-    return IGNORE_FILE_NAMES.some((fileName) => this.isIgnoredBy(fileName, relPath, isDir));
+  private isIgnored(relPath: string, parent: string, isDir: boolean): boolean {
+    return IGNORE_FILE_NAMES.some((fileName) => {
+      for (const { dir, rules } of this.rulesAbove(fileName, parent)) {
+        const below = dir === "" ? relPath : relPath.slice(dir.length + 1);
+        const verdict = rules.test(isDir ? `${below}/` : below);
+        if (verdict.ignored) return true;
+        if (verdict.unignored) return false;
+      }
+      return false;
+    });
   }
 
-  private isIgnoredBy(fileName: string, relPath: string, isDir: boolean): boolean {
-    const segments = relPath.split("/");
-    for (let depth = segments.length - 1; depth >= 0; depth--) {
-      const rules = this.rulesFor(fileName, segments.slice(0, depth).join("/"));
-      if (!rules) continue;
-      const verdict = rules.test(segments.slice(depth).join("/") + (isDir ? "/" : ""));
-      if (verdict.ignored) return true;
-      if (verdict.unignored) return false;
+  /** The ignore files of one kind in a folder and every folder above it, nearest first. */
+  private rulesAbove(fileName: string, relDir: string): { dir: string; rules: Ignore }[] {
+    const key = `${fileName}:${relDir}`;
+    let chain = this.rulesAboveCache.get(key);
+    if (!chain) {
+      const slash = relDir.lastIndexOf("/");
+      const above = relDir === "" ? [] : this.rulesAbove(fileName, slash === -1 ? "" : relDir.slice(0, slash));
+      const own = readIgnoreFile(path.join(this.root, relDir, fileName));
+      chain = own ? [{ dir: relDir, rules: own }, ...above] : above;
+      this.rulesAboveCache.set(key, chain);
     }
-    return false;
+    return chain;
   }
+}
 
-  /** The rules of one ignore file in one directory, read once. */
-  private rulesFor(fileName: string, relDir: string): Ignore | null {
-    const cache = this.rulesCache.get(fileName)!;
-    if (cache.has(relDir)) return cache.get(relDir)!;
-    let rules: Ignore | null = null;
-    const file = path.join(this.root, relDir, fileName);
-    try {
-      // Never follow a symlinked ignore file: it could be any file, inside or out.
-      // Case-sensitive, as git and rg are on Linux.
-      if (fs.lstatSync(file).isFile()) rules = ignore({ ignorecase: false }).add(fs.readFileSync(file, "utf8"));
-    } catch {
-      // no ignore file here
-    }
-    cache.set(relDir, rules);
-    return rules;
+/** The rules of one ignore file, or null when there is none. */
+function readIgnoreFile(file: string): Ignore | null {
+  try {
+    // Never follow a symlinked ignore file: it could be any file, inside or out.
+    // Case-sensitive, as git and rg are on Linux.
+    if (fs.lstatSync(file).isFile()) return ignore({ ignorecase: false }).add(fs.readFileSync(file, "utf8"));
+  } catch {
+    // no ignore file here
   }
+  return null;
 }
 
 function isInside(root: string, abs: string): boolean {

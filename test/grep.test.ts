@@ -227,3 +227,27 @@ describe("grep: what it searches", () => {
     expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\uFFFD");
   });
 });
+
+describe("grep: many hits (rg again, newest first, stopped at the cap)", () => {
+  it("orders tied files by path and fills the cap, as with few hits", async () => {
+    const many = "MARK\n".repeat(600); // 1,800 lines in all: past the single parallel pass
+    const dir = tree({ "z.txt": { content: many, mtime: 5_000 }, "b.txt": { content: many, mtime: 5_000 }, "new.txt": { content: "MARK\n", mtime: 9_000 } });
+    const lines = (await call(dir, "grep", { pattern: "MARK" })).content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
+    expect(lines[0]).toBe("new.txt:1:MARK");
+    expect(lines[1]).toBe("b.txt:1:MARK");
+    expect(lines[99]).toBe("b.txt:99:MARK");
+    expect(lines[100]).toBe(CAP_MESSAGE);
+  });
+
+  it("gives the same answer either way for a pattern with a few hits among many files", async () => {
+    const files: Record<string, FileSpec> = {};
+    for (let i = 0; i < 30; i++) files[`f${i}.txt`] = { content: `${i % 10 === 0 ? "RARE\n" : ""}${"common\n".repeat(50)}`, mtime: 1_000 + i };
+    const dir = tree(files);
+    expect((await call(dir, "grep", { pattern: "RARE" })).content).toBe("f20.txt:1:RARE\nf10.txt:1:RARE\nf0.txt:1:RARE");
+    const common = (await call(dir, "grep", { pattern: "common" })).content.split("\n");
+    expect(common[0]).toBe("f29.txt:1:common");
+    expect(common[50]).toBe("f28.txt:1:common");
+    expect(common[100]).toBe(CAP_MESSAGE);
+  });
+});

@@ -88,7 +88,7 @@ describe("offline teaching model", () => {
     const run = await runCli(["-p", "where is handleRequest defined?"], { cwd: root, env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined } });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("offline teaching model: a fixed search-then-read policy, not an LLM");
-    expect(run.stderr).toMatch(/\[2\] grep \{"pattern":"handleRequest"\} → 1 matching lines in 1 file/);
+    expect(run.stderr).toMatch(/\[2\] grep \{"pattern":"handleRequest"\} → 1 matching line in 1 file/);
     expect(run.stderr).toMatch(/turn: grep → read_file → answer · 3 model calls/);
     expect(run.stdout).toContain("`handleRequest` is defined at src/api.ts:3:");
   });

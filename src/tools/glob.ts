@@ -1,4 +1,5 @@
 // glob: find files by name pattern with fast-glob, newest first.
+import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace.js";
@@ -118,23 +119,47 @@ export interface FoundFiles { newest: FoundFile[]; total: number }
 export async function findNewestFiles(workspace: Workspace, baseRel: string, pattern: string, caseSensitive = true): Promise<FoundFiles> {
   const newest: FoundFile[] = [];
   let total = 0;
+  const cwd = path.join(workspace.root, baseRel);
   const stream = fg.stream(pattern, {
-    cwd: path.join(workspace.root, baseRel),
+    cwd,
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false, // symlinks are never followed while walking
-    stats: true,
     suppressErrors: true, // unreadable folders are skipped, not fatal
     caseSensitiveMatch: caseSensitive,
-    ignore: ["**/node_modules/**", "**/.git/**"],
+    // fast-glob reads folders through this, so it never walks into a hidden one.
+    fs: { readdir: withoutHiddenFolders(workspace) },
   });
-  for await (const entry of stream as AsyncIterable<fg.Entry>) {
-    const rel = path.posix.join(baseRel, entry.path); // also tidies "./x" and "a//b" from the pattern
+  for await (const entry of stream as AsyncIterable<string>) {
+    const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
     if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+    let mtimeMs: number;
+    try {
+      mtimeMs = fs.lstatSync(path.join(cwd, entry)).mtimeMs; // only matches are stat'ed, not every file walked
+    } catch {
+      continue; // vanished while walking
+    }
     total++;
-    insertNewest(newest, { rel, mtimeMs: entry.stats!.mtimeMs });
+    insertNewest(newest, { rel, mtimeMs });
   }
   return { newest, total };
+}
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;
+
+/**
+ * fs.readdir, less the folders the workspace hides (fast-glob always asks
+ * for Dirents). Files are checked after matching: most do not match.
+ */
+function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
+  const readdir = (dir: string, options: { withFileTypes: true }, callback: ReaddirCallback) =>
+    fs.readdir(dir, options, (error, entries) => {
+      if (error) return callback(error, []);
+      const relDir = workspace.toRelative(dir);
+      const prefix = relDir === "." ? "" : `${relDir}/`;
+      callback(null, entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)));
+    });
+  return readdir as typeof fs.readdir;
 }
 
 /** Newest first, ties by path; the list never holds more than MAX_RESULT_LINES. */

@@ -1,6 +1,6 @@
 // grep: search file contents with ripgrep (the rg binary shipped in
-// @vscode/ripgrep), files newest first (ties by path), stopping rg once the
-// cap is reached.
+// @vscode/ripgrep), files newest first (ties by path), with memory bounded
+// however many lines match.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +14,13 @@ import { MAX_RESULT_LINES, checkSearchPath, clipLine, fail, ok, type Tool } from
 export const MAX_MATCH_CHARS = 200;
 /** rg is killed after this long, and the model is told. */
 export const RG_TIMEOUT_MS = 10_000;
+/**
+ * Up to this many lines, one parallel rg pass collects every hit and Scout
+ * sorts them; past it, rg searches again newest file first and stops at the
+ * cap. (Parallel rg is ~2.5× faster on 2 cores when hits are few; sorted rg
+ * wins when they are many, as it can stop early.)
+ */
+const FEW_LINES = 1000;
 /** Most lines of context the model may ask for around each hit. */
 export const MAX_CONTEXT = 5;
 /** How much of rg's own error message is passed on. */
@@ -55,62 +62,31 @@ export const grep: Tool<Args> = {
     const target = checkSearchPath(workspace, resolved, { filesAllowed: true });
     if (target.error) return fail(target.error);
 
-    const args = [
-      "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
-      "--sortr=modified", // newest files first, lines in file order
-      "--hidden", // dotfiles are visible unless a rule below hides them
-      // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
-      // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
-      // git's exclude/global files and ignore files above the workspace are off.
-      "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
-      "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
-      `--max-columns=${RG_MAX_COLUMNS}`, "--max-columns-preview",
-      // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
-      `--max-count=${MAX_RESULT_LINES + 1}`,
-      // Protected names in any case, noise folders exactly as isVisible matches them.
-      ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
-      ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
-      ...(include ? [`--glob=${include}`] : []),
-      ...(context > 0 ? [`--context=${context}`] : []),
-      `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
-      "--", workspace.toRelative(resolved.abs),
-    ];
-
-    const output = new NewestFirst(context > 0);
-    let current: FileLines | undefined; // the file rg is printing
-    let separatorPending = false;
-    let binaryMatches = false;
-    const result = await runRipgrep(args, workspace.root, signal, (raw) => {
-      if (raw === "--") {
-        separatorPending = true;
-        return true;
-      }
-      const nul = raw.indexOf("\0");
-      if (nul === -1) {
-        // rg's only line for a binary file named explicitly: "file: binary file matches (found …)".
-        binaryMatches ||= !target.isDirectory && raw.includes(": binary file matches (");
-        return true;
-      }
-      const file = raw.slice(0, nul).replace(/^\.\//, "");
-      const match = /^(\d+)([:-])(.*)$/s.exec(raw.slice(nul + 1));
-      if (!match) return true;
+    const args = rgArguments(pattern, include, context, workspace.toRelative(resolved.abs));
+    const search = {
+      root: workspace.root,
+      signal,
+      deadline: Date.now() + RG_TIMEOUT_MS,
       // Only files the shared visibility rules allow; a file named explicitly is always searched.
-      if (target.isDirectory && !workspace.isVisible(file)) return true;
-      if (current?.file !== file) {
-        if (current && !output.add(current)) {
-          current = undefined;
-          return false; // stop rg: the cap is reached
-        }
-        current = { file, mtimeNs: mtimeOf(workspace.root, file), lines: [] };
-      } else if (separatorPending) {
-        current.lines.push("--"); // between groups of one file; those between files are added later
-      }
-      separatorPending = false;
-      const [, lineNumber, mark, text] = match; // mark is ":" for a hit, "-" for context
-      current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
-      return true;
+      keep: (file: string) => !target.isDirectory || workspace.isVisible(file),
+    };
+    const output = new NewestFirst(context > 0);
+
+    // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
+    const found: FileLines[] = [];
+    let foundLines = 0;
+    let result = await searchFiles(args, search, (file) => {
+      found.push(file);
+      foundLines += file.lines.length;
+      return foundLines <= FEW_LINES;
     });
-    if (current) output.add(current);
+    if (result.stopped) {
+      // Many lines: rg again, newest files first (one thread), stopped once the cap is full.
+      result = await searchFiles(["--sortr=modified", ...args], search, (file) => output.add(file));
+    } else {
+      found.sort((a, b) => (a.mtimeNs === b.mtimeNs ? (a.file < b.file ? -1 : 1) : a.mtimeNs > b.mtimeNs ? -1 : 1));
+      for (const file of found) if (!output.add(file)) break;
+    }
     const { lines, cut } = output.finish();
 
     const where = `${resolved.rel === "." ? "the workspace" : resolved.rel}${include ? ` (files matching ${include})` : ""}`;
@@ -121,7 +97,7 @@ export const grep: Tool<Args> = {
     if (result.exitCode === 2 && lines.length === 0) {
       return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
     }
-    if (lines.length === 0 && binaryMatches) {
+    if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
       return ok(`${resolved.rel} is a binary file that matches /${pattern}/; its lines are not shown`, "binary file matches");
     }
     if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
@@ -132,9 +108,32 @@ export const grep: Tool<Args> = {
     const shown = lines.filter((line) => line !== "--");
     const hits = shown.filter((line) => line.hit).length;
     const files = new Set(shown.map((line) => line.file)).size;
-    return ok(text.join("\n"), `${hits} matching lines in ${files} file${files === 1 ? "" : "s"}`);
+    return ok(text.join("\n"), `${hits} matching line${hits === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`);
   },
 };
+
+/** rg's arguments, all but the sort order. */
+function rgArguments(pattern: string, include: string | undefined, context: number, searchPath: string): string[] {
+  return [
+    "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
+    "--hidden", // dotfiles are visible unless a rule below hides them
+    // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
+    // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
+    // git's exclude/global files and ignore files above the workspace are off.
+    "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
+    "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
+    `--max-columns=${RG_MAX_COLUMNS}`, "--max-columns-preview",
+    // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
+    `--max-count=${MAX_RESULT_LINES + 1}`,
+    // Protected names in any case, noise folders exactly as isVisible matches them.
+    ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
+    ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
+    ...(include ? [`--glob=${include}`] : []),
+    ...(context > 0 ? [`--context=${context}`] : []),
+    `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
+    "--", searchPath,
+  ];
+}
 
 /** One output line: a hit or context line of a file, or "--" between groups. */
 type Line = { file: string; hit: boolean; text: string } | "--";
@@ -193,6 +192,52 @@ function mtimeOf(root: string, file: string): bigint {
   }
 }
 
+interface Search { root: string; signal?: AbortSignal; deadline: number; keep: (file: string) => boolean }
+interface SearchOutcome extends RgOutcome { stopped: boolean; binaryMatches: boolean }
+
+/**
+ * Runs rg and hands its output over one file at a time (rg prints each
+ * file's lines together, even when it searches in parallel), until
+ * `onFile` returns false.
+ */
+async function searchFiles(args: string[], search: Search, onFile: (file: FileLines) => boolean): Promise<SearchOutcome> {
+  let current: FileLines | undefined; // the file rg is printing
+  let separatorPending = false;
+  let binaryMatches = false;
+  let stopped = false;
+  const outcome = await runRipgrep(args, search, (raw) => {
+    if (raw === "--") {
+      separatorPending = true;
+      return true;
+    }
+    const nul = raw.indexOf("\0");
+    if (nul === -1) {
+      // rg's only line for a binary file named explicitly: "file: binary file matches (found …)".
+      binaryMatches ||= raw.includes(": binary file matches (");
+      return true;
+    }
+    const file = raw.slice(0, nul).replace(/^\.\//, "");
+    const match = /^(\d+)([:-])(.*)$/s.exec(raw.slice(nul + 1));
+    if (!match || !search.keep(file)) return true;
+    if (current?.file !== file) {
+      if (current && !onFile(current)) {
+        current = undefined;
+        stopped = true;
+        return false;
+      }
+      current = { file, mtimeNs: mtimeOf(search.root, file), lines: [] };
+    } else if (separatorPending) {
+      current.lines.push("--"); // between groups of one file; those between files are added later
+    }
+    separatorPending = false;
+    const [, lineNumber, mark, text] = match; // mark is ":" for a hit, "-" for context
+    current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
+    return true;
+  });
+  if (current && !onFile(current)) stopped = true;
+  return { ...outcome, stopped, binaryMatches };
+}
+
 interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean; aborted: boolean }
 
 /**
@@ -200,14 +245,14 @@ interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean
  * `onLine` until it returns false; then rg is killed, so a pattern with
  * millions of hits costs no more memory than one with a hundred.
  */
-function runRipgrep(args: string[], cwd: string, signal: AbortSignal | undefined, onLine: (line: string) => boolean): Promise<RgOutcome> {
+function runRipgrep(args: string[], { root, signal, deadline }: Search, onLine: (line: string) => boolean): Promise<RgOutcome> {
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.RIPGREP_CONFIG_PATH; // no user config can add options
-    const rg = spawn(rgPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const rg = spawn(rgPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const outcome: RgOutcome = { exitCode: null, stderr: "", timedOut: false, aborted: false };
     const stop = () => rg.kill("SIGKILL");
-    const timer = setTimeout(() => { outcome.timedOut = true; stop(); }, RG_TIMEOUT_MS);
+    const timer = setTimeout(() => { outcome.timedOut = true; stop(); }, Math.max(0, deadline - Date.now()));
     const onAbort = () => { outcome.aborted = true; stop(); };
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();
