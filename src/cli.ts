@@ -75,23 +75,16 @@ async function main(argv: string[]): Promise<number> {
   const model: Model = offline ? offlineModel() : claudeModel(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  const log = new StepLog({
-    quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY), holdText: !process.stdout.isTTY,
-  });
-  const session = new Session({
-    model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined,
-  });
+  const log = new StepLog({ quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY), holdText: !process.stdout.isTTY });
+  const session = new Session({ model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined });
 
-  if (values.print !== undefined) {
-    if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`);
-    return (await session.ask(values.print)) ? 0 : 1;
+  if (terminal && values.print === undefined) {
+    const mode = offline ? OFFLINE_NOTICE : `Claude (${model.name})`;
+    return runTerminal(session, `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`);
   }
-  if (!terminal) {
-    if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`);
-    return runPiped(session);
-  }
-  const mode = offline ? OFFLINE_NOTICE : `Claude (${model.name})`;
-  return runTerminal(session, `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`);
+  if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`); // no banner here, so say it once
+  if (values.print !== undefined) return (await session.ask(values.print)) ? 0 : 1;
+  return runPiped(session);
 }
 
 /** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */

@@ -2,18 +2,12 @@
 // that would expand without bound or loop, on real trees.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_BRACE_EXPANSION } from "../src/tools/glob.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { call, makeTree, type FileSpec } from "./helpers.js";
+import { call, type FileSpec, treeMaker } from "./helpers.js";
 
-const roots: string[] = [];
-function tree(files: Record<string, FileSpec>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const tree = treeMaker();
 
 describe("glob: matching and order", () => {
   const root = tree({

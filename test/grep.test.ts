@@ -3,20 +3,14 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_CONTEXT, MAX_MATCH_CHARS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace.js";
-import { call, makeTree, type FileSpec } from "./helpers.js";
+import { call, type FileSpec, treeMaker } from "./helpers.js";
 
-const roots: string[] = [];
-function tree(files: Record<string, FileSpec>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const tree = treeMaker();
 
 const CAP_MESSAGE = "(showing the first 100 lines; more matches exist — narrow pattern, path or include)";
 

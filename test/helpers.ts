@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { Workspace } from "../src/workspace.js";
 
@@ -27,6 +28,17 @@ export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"
     if (typeof spec === "object" && !Buffer.isBuffer(spec)) fs.utimesSync(abs, spec.mtime, spec.mtime);
   }
   return root;
+}
+
+/** makeTree for one test file: every tree it makes is removed after that file's tests. */
+export function treeMaker(): (files: Record<string, FileSpec>) => string {
+  const roots: string[] = [];
+  afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+  return (files) => {
+    const root = makeTree(files);
+    roots.push(root);
+    return root;
+  };
 }
 
 /** Sets a file's or folder's modification time (seconds since the epoch). */

@@ -2,17 +2,11 @@
 // count of hidden entries, on real directories with explicit mtimes.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { call, makeTree, setMtime, type FileSpec } from "./helpers.js";
+import { call, setMtime, type FileSpec, treeMaker } from "./helpers.js";
 
-const roots: string[] = [];
-function tree(files: Record<string, FileSpec>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const tree = treeMaker();
 
 describe("list_files", () => {
   it("lists one level, directories ending in /, newest first", async () => {

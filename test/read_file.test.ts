@@ -3,18 +3,12 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_FILE_BYTES, MAX_LINE_CHARS } from "../src/tools/read_file.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { call, makeTree, type FileSpec } from "./helpers.js";
+import { call, treeMaker } from "./helpers.js";
 
-const roots: string[] = [];
-function tree(files: Record<string, FileSpec>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
-afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const tree = treeMaker();
 
 /** "line 1\nline 2\n…" with `n` lines, each ending in a newline. */
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
