@@ -41,6 +41,20 @@ describe("offline teaching model", () => {
     expect(result.text).toContain("`OrderStore` is defined at src/store.py:4:");
   });
 
+  it("prefers a keyword definition over a newer line that starts with a call", async () => {
+    const root = makeTree({
+      "src/loop.ts": { content: "export async function runTurn(q: string) {\n  return q;\n}\n", mtime: 1_000 },
+      "test/loop.test.ts": { content: "it('runs', async () => {\n  runTurn('q');\n});\n", mtime: 2_000 },
+    });
+    const result = await runTurn("where is runTurn defined?", [], { model: offlineModel(), workspace: new Workspace(root) });
+    expect(result.text).toContain("`runTurn` is defined at src/loop.ts:1:");
+  });
+
+  it("says 'appears' when no hit looks like a definition", async () => {
+    const { result } = await ask("where is JSON used?");
+    expect(result.text).toMatch(/^`JSON` appears at src\/parse\.ts:1:/);
+  });
+
   it("uses glob for a question about kinds of files", async () => {
     const { result, tools } = await ask("which test files are there?");
     expect(tools).toEqual([{ name: "glob", input: { pattern: "**/*{test,spec}*" } }]);

@@ -1,5 +1,6 @@
+import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { call, makeTree, runCli } from "./helpers.js";
+import { CLI, call, makeTree, runCli } from "./helpers.js";
 
 describe("smoke", () => {
   it("greps a real file through the CLI", async () => {
@@ -12,5 +13,14 @@ describe("smoke", () => {
     const root = makeTree({ "a.txt": "hello\nworld\n" });
     const result = await call(root, "read_file", { path: "a.txt" });
     expect(result.content).toBe("1\thello\n2\tworld\n(lines 1-2 of 2)");
+  });
+});
+
+describe("the scout command", () => {
+  it("runs as a program, as npx and npm's bin link run it (executable, with its #! line)", async () => {
+    const version = await new Promise<string>((resolve, reject) =>
+      execFile(CLI, ["--version"], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    expect(version).toMatch(/^scout \d+\.\d+\.\d+\n$/);
   });
 });

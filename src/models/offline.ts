@@ -125,19 +125,32 @@ function folderAskedAbout(question: string): string | null {
   return /^(this|here|project|repo|repository|workspace)$/i.test(folder) ? "." : folder;
 }
 
-interface Hit { path: string; line: number; text: string }
+interface Hit { path: string; line: number; text: string; defines: boolean }
 
-/** Prefers a line that defines the term (def, class, function, const …) over one that uses it. */
+/** Words that introduce a definition in the languages the lessons use. */
+const DEFINITION_KEYWORDS = "def|class|function|func|fn|interface|type|struct|enum|const|let|var|module";
+
+/**
+ * The hit to read: a line that defines the term if there is one, else the
+ * first (newest) hit. A keyword line (def, class, function …) beats a line
+ * that starts with the name and assigns or declares it ("name = …",
+ * "name: …", a method "name(…) {").
+ */
 function bestHit(grepOutput: string, term: string): Hit {
   const hits = grepOutput.split("\n").flatMap((line) => {
     const match = /^(.+?):(\d+):(.*)$/.exec(line);
-    return match ? [{ path: match[1], line: Number(match[2]), text: match[3] }] : [];
+    return match ? [{ path: match[1], line: Number(match[2]), text: match[3], defines: true }] : [];
   });
   const name = escapeRegex(term);
-  const definition = new RegExp(
-    `\\b(def|class|function|func|fn|interface|type|struct|enum|const|let|var|module)\\s+\\*?${name}\\b|^\\s*(export\\s+)?${name}\\s*[=:(]`,
-  );
-  return hits.find((hit) => definition.test(hit.text)) ?? hits[0];
+  const definitions = [
+    new RegExp(`\\b(${DEFINITION_KEYWORDS})\\s+\\*?${name}\\b`),
+    new RegExp(`^\\s*(export\\s+)?(async\\s+)?${name}\\s*([=:]|\\(.*\\)[^;]*\\{\\s*$)`),
+  ];
+  for (const definition of definitions) {
+    const hit = hits.find((candidate) => definition.test(candidate.text));
+    if (hit) return hit;
+  }
+  return { ...hits[0], defines: false };
 }
 
 /** Answers from the window read_file returned, citing path:line for the grep hit. */
@@ -153,13 +166,12 @@ function answerFromRead(done: Exchange[]): ContentBlock[] {
       return number >= hit.line - 1 && number <= hit.line + 3;
     })
     .map((line) => `    ${line}`);
-  const defines = /\b(def|class|function|func|fn|interface|type|struct|enum|const|let|var|module)\b|[=:(]/.test(hit.text);
   const others = grep.result.split("\n").filter((line) => /^.+?:\d+:/.test(line) && !line.startsWith(`${hit.path}:${hit.line}:`));
   const cited = others.slice(0, 3).map((line) => /^(.+?:\d+):/.exec(line)![1]);
   const more = others.length > cited.length ? ` and ${others.length - cited.length} more` : "";
   return answer(
     [
-      `\`${term}\` ${defines ? "is defined" : "appears"} at ${hit.path}:${hit.line}:`,
+      `\`${term}\` ${hit.defines ? "is defined" : "appears"} at ${hit.path}:${hit.line}:`,
       "",
       ...quoted,
       ...(cited.length ? ["", `It is also mentioned at ${cited.join(", ")}${more}.`] : []),
