@@ -88,9 +88,9 @@ export class Session {
   }
 }
 
-/** A description's first sentence: up to a period followed by a capital, so "e.g. x" does not end it. */
+/** A description's first sentence: up to the first period and space that do not end "e.g.". */
 function firstSentence(text: string): string {
-  return /^.*?\.(?=\s+[A-Z])/.exec(text)?.[0] ?? text;
+  return /^.*?(?<!e\.g)\.(?=\s)/.exec(text)?.[0] ?? text;
 }
 
 /** The interactive loop on a terminal: `you > ` prompts until /exit or Ctrl-D. */
