@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
-import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
+import { DEFAULT_MODEL, claudeModel, describeApiError, hasCredentials } from "./models/claude.js";
 import { offlineModel } from "./models/offline.js";
 import { OFFLINE_NOTICE, Session, runPiped, runTerminal } from "./repl.js";
 import { StepLog, traceWriter } from "./steplog.js";
-import { estimateCounter, formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens.js";
-import { runTool, tools } from "./tools/index.js";
+import { formatSchemaCosts, schemaCosts, type SchemaCosts } from "./tokens.js";
+import { findTool, runTool, toolNames, tools } from "./tools/index.js";
 import { Workspace } from "./workspace.js";
 
 const USAGE = `Usage:
@@ -105,9 +105,7 @@ async function toolCommand(argv: string[]): Promise<number> {
   const [name, json = "{}", ...extra] = positionals;
   if (!name) throw new UsageError("scout tool needs a tool name; try: scout tool --list");
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"; pass the tool's arguments as one JSON string`);
-  if (!tools.some((tool) => tool.name === name)) {
-    throw new UsageError(`unknown tool "${name}"; available: ${tools.map((tool) => tool.name).join(", ")}`);
-  }
+  if (!findTool(name)) throw new UsageError(`unknown tool "${name}"; available: ${toolNames()}`);
   let input: unknown;
   try {
     input = JSON.parse(json);
@@ -125,14 +123,12 @@ async function tokensCommand(argv: string[]): Promise<number> {
     args: argv,
     options: { json: { type: "boolean" }, tool: { type: "string" }, model: { type: "string" }, offline: { type: "boolean" } },
   });
-  if (values.tool && !tools.some((tool) => tool.name === values.tool)) {
-    throw new UsageError(`unknown tool "${values.tool}"; available: ${tools.map((tool) => tool.name).join(", ")}`);
-  }
+  if (values.tool && !findTool(values.tool)) throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
   const exact = !values.offline && hasCredentials();
   const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
   let costs: SchemaCosts;
   try {
-    costs = await measureSchemaCosts(exact ? exactCounter() : estimateCounter, exact ? "exact" : "estimate", modelName, values.tool);
+    costs = await schemaCosts(exact, modelName, values.tool);
   } catch (error) {
     console.error(`scout tokens: ${await describeApiError(error)}`);
     return 1;

@@ -4,10 +4,10 @@
 import readlineSync from "readline-sync";
 import readline from "node:readline";
 import { runTurn, type MessageParam, type Model, type StepEvent } from "./agent.js";
-import { describeApiError, exactCounter } from "./models/claude.js";
+import { describeApiError } from "./models/claude.js";
 import { OFFLINE_MODEL_NAME } from "./models/offline.js";
 import { StepLog } from "./steplog.js";
-import { SessionUsage, estimateCounter, formatSchemaCosts, measureSchemaCosts } from "./tokens.js";
+import { SessionUsage, formatSchemaCosts, schemaCosts } from "./tokens.js";
 import { tools } from "./tools/index.js";
 import type { Workspace } from "./workspace.js";
 
@@ -79,7 +79,7 @@ export class Session {
     const { model } = this.options;
     const offline = model.name === OFFLINE_MODEL_NAME;
     try {
-      const costs = await measureSchemaCosts(offline ? estimateCounter : exactCounter(), offline ? "estimate" : "exact", model.name);
+      const costs = await schemaCosts(!offline, model.name);
       console.log(formatSchemaCosts(costs));
     } catch (error) {
       console.log(`(could not count the schemas: ${await describeApiError(error)})`);

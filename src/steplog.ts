@@ -3,7 +3,7 @@
 // and into JSON lines for --trace.
 import fs from "node:fs";
 import type { StepEvent, TurnResult, Usage } from "./agent.js";
-import { estimateTokens } from "./tokens.js";
+import { estimateTokens, formatCount } from "./tokens.js";
 
 /** Tool inputs longer than this are clipped in the step line (the trace keeps them whole). */
 const MAX_INPUT_CHARS = 200;
@@ -114,24 +114,20 @@ export function formatTurn(result: TurnResult): string {
   const end = { end_turn: "answer", max_tokens: "answer cut (max_tokens)", step_cap: "step cap" }[result.stopReason] ?? result.stopReason;
   const path = [...result.toolCalls, end].join(" → ");
   const calls = `${result.modelCalls} model call${result.modelCalls === 1 ? "" : "s"}`;
-  return `turn: ${path} · ${calls} · ${n(result.usage.input_tokens)} input tokens · ${n(result.usage.output_tokens)} output tokens`;
+  return `turn: ${path} · ${calls} · ${formatCount(result.usage.input_tokens)} input tokens · ${formatCount(result.usage.output_tokens)} output tokens`;
 }
 
 function formatUsage(usage: Usage): string {
   const cache = [
-    usage.cache_read_input_tokens ? `cache read ${n(usage.cache_read_input_tokens)}` : "",
-    usage.cache_creation_input_tokens ? `cache write ${n(usage.cache_creation_input_tokens)}` : "",
+    usage.cache_read_input_tokens ? `cache read ${formatCount(usage.cache_read_input_tokens)}` : "",
+    usage.cache_creation_input_tokens ? `cache write ${formatCount(usage.cache_creation_input_tokens)}` : "",
   ].filter(Boolean);
-  return `${n(usage.input_tokens)} in / ${n(usage.output_tokens)} out tokens${cache.length ? ` (${cache.join(", ")})` : ""}`;
+  return `${formatCount(usage.input_tokens)} in / ${formatCount(usage.output_tokens)} out tokens${cache.length ? ` (${cache.join(", ")})` : ""}`;
 }
 
 /** A tool result's size: what it adds to the context on every later request. */
 export function formatSize(content: string): string {
-  return `${n(content.length)} chars · ~${n(estimateTokens(content))} tokens`;
-}
-
-function n(value: number): string {
-  return value.toLocaleString("en-US");
+  return `${formatCount(content.length)} chars · ~${formatCount(estimateTokens(content))} tokens`;
 }
 
 function clip(text: string, max: number): string {

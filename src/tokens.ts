@@ -9,6 +9,7 @@
 // only approximate for current ones. Every figure says which it is.
 import { createRequire } from "node:module";
 import type { StepEvent } from "./agent.js";
+import { exactCounter } from "./models/claude.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
 import { toolSchemas } from "./tools/index.js";
 
@@ -58,6 +59,11 @@ export interface SchemaCosts {
 }
 export interface Size { chars: number; tokens: number }
 
+/** The schema costs for `scout tokens` and /tokens: exact through the API, or estimated offline. */
+export function schemaCosts(exact: boolean, model: string, only?: string): Promise<SchemaCosts> {
+  return measureSchemaCosts(exact ? exactCounter() : estimateCounter, exact ? "exact" : "estimate", model, only);
+}
+
 /** Counts the baseline and each cumulative tool set: one count per row, 1 + number of tools in all. */
 export async function measureSchemaCosts(count: Counter, mode: SchemaCosts["mode"], model: string, only?: string): Promise<SchemaCosts> {
   const schemas = toolSchemas().filter((tool) => !only || tool.name === only);
@@ -92,14 +98,14 @@ export function formatSchemaCosts(costs: SchemaCosts): string {
     `  every row: the system prompt + one user message ("${costs.question}")`,
     "",
     row("", "cumulative", "marginal"),
-    row("baseline (no tools)", approx + n(costs.baseline), ""),
-    ...costs.tools.map((tool, i) => row(`+ ${tool.name}`, approx + n(tool.cumulative), `+${n(tool.marginal)}${i === 0 && costs.mode === "exact" ? " *" : ""}`)),
-    row("all tool schemas", "", `${approx}${n(costs.total)}`),
+    row("baseline (no tools)", approx + formatCount(costs.baseline), ""),
+    ...costs.tools.map((tool, i) => row(`+ ${tool.name}`, approx + formatCount(tool.cumulative), `+${formatCount(tool.marginal)}${i === 0 && costs.mode === "exact" ? " *" : ""}`)),
+    row("all tool schemas", "", `${approx}${formatCount(costs.total)}`),
     "",
   ];
   if (costs.mode === "exact") lines.push("* the first tool's row also carries the hidden tool-use system prompt the API adds when any tool is present.", "");
   lines.push("Each schema alone (local estimate): description vs input_schema", `${"".padEnd(14)}${"description".padStart(22)}${"input_schema".padStart(22)}`);
-  const size = (s: Size) => `${n(s.chars)} chars ~${n(s.tokens)} tok`;
+  const size = (s: Size) => `${formatCount(s.chars)} chars ~${formatCount(s.tokens)} tok`;
   for (const part of costs.parts) lines.push(`${part.name.padEnd(14)}${size(part.description).padStart(22)}${size(part.input_schema).padStart(22)}`);
   if (costs.parts.length === 1) {
     lines.push("", `${costs.parts[0].name}'s input_schema, property by property (local estimate):`);
@@ -128,14 +134,15 @@ export class SessionUsage {
     if (this.turns.length === 0) return "This session: no turns yet.";
     const source = offline ? "the offline model's own estimates" : "as the API reported it";
     const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
-    this.turns.forEach((turn, i) => lines.push(`  turn ${i + 1}: ${n(turn.input_tokens)} input · ${n(turn.output_tokens)} output tokens`));
+    this.turns.forEach((turn, i) => lines.push(`  turn ${i + 1}: ${formatCount(turn.input_tokens)} input · ${formatCount(turn.output_tokens)} output tokens`));
     for (const [name, tool] of this.tools) {
-      lines.push(`  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${n(tool.tokens)} tokens (~${n(Math.round(tool.tokens / tool.calls))} per call)`);
+      lines.push(`  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`);
     }
     return lines.join("\n");
   }
 }
 
-function n(value: number): string {
+/** 4812 → "4,812", the same on every machine whatever its locale. */
+export function formatCount(value: number): string {
   return value.toLocaleString("en-US");
 }

@@ -13,13 +13,22 @@ export function toolSchemas() {
   return tools.map(({ name, description, input_schema }) => ({ name, description, input_schema }));
 }
 
+export function findTool(name: string): Tool | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+/** "read_file, list_files, glob, grep", for messages that name what exists. */
+export function toolNames(): string {
+  return tools.map((tool) => tool.name).join(", ");
+}
+
 /**
  * Runs a tool by name. Unknown names, bad arguments and unexpected
  * exceptions all come back as error results: nothing throws into the loop.
  */
 export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolResult> {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) return fail(`unknown tool "${name}"; available tools: ${tools.map((t) => t.name).join(", ")}`);
+  const tool = findTool(name);
+  if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames()}`);
   const problem = checkArgs(tool, input);
   if (problem) return fail(problem);
   try {
