@@ -33,14 +33,17 @@ export interface SessionOptions {
 export class Session {
   history: MessageParam[] = [];
   usage = new SessionUsage();
+  private running?: AbortController;
   constructor(private readonly options: SessionOptions) {}
+
+  /** Cancels the turn that is running, if any (Ctrl-C). */
+  readonly cancel = (): void => this.running?.abort();
 
   /** Runs one turn. Returns false when the model call failed (the history is unchanged then). */
   async ask(question: string): Promise<boolean> {
     const { model, workspace, maxSteps, log, trace } = this.options;
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    process.on("SIGINT", cancel); // Ctrl-C cancels this turn, not Scout
+    const controller = (this.running = new AbortController());
+    process.on("SIGINT", this.cancel); // Ctrl-C in a pipe, or `kill -INT`: cancels this turn, not Scout
     try {
       const onStep = (event: StepEvent) => { trace?.(event); this.usage.record(event); log.onStep(event); };
       const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText: log.onText });
@@ -57,7 +60,8 @@ export class Session {
       console.error(`scout: ${await describeApiError(error)}`);
       return false;
     } finally {
-      process.off("SIGINT", cancel);
+      process.off("SIGINT", this.cancel);
+      this.running = undefined;
     }
   }
 
@@ -107,7 +111,25 @@ export async function runTerminal(session: Session, banner: string): Promise<num
       if ((await session.command(line)) === "exit") return 0;
       continue;
     }
-    await session.ask(line);
+    await askWithCtrlCAsKey(session, line);
+  }
+}
+
+/**
+ * Runs a turn with the terminal in raw mode, so that Ctrl-C arrives as the
+ * byte \x03 instead of a SIGINT. The terminal sends its SIGINT to every
+ * process in the foreground group: under `npm start` or `npx scout` that
+ * includes npm and its shell, and the shell would exit with status 130 when
+ * Scout ends, however the session went. At the prompt, Ctrl-C is a signal
+ * again and quits.
+ */
+async function askWithCtrlCAsKey(session: Session, question: string): Promise<boolean> {
+  const onKeys = (keys: Buffer) => { if (keys.includes(0x03)) session.cancel(); };
+  process.stdin.setRawMode(true).on("data", onKeys).resume(); // readline-sync left it paused
+  try {
+    return await session.ask(question);
+  } finally {
+    process.stdin.off("data", onKeys).setRawMode(false).pause(); // the prompt reads the terminal itself
   }
 }
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
-import { CLI, makeTree } from "./helpers.js";
+import { CLI, REPO_ROOT, makeTree } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 /** Long enough for a slow CI machine; a watchdog, not a timing assertion. */
@@ -17,12 +17,17 @@ afterEach(() => {
   children = [];
 });
 
-/** Runs `scout --cwd DIR` on a pseudo-terminal; env entries set to undefined are removed. */
-function scoutOnPty(root: string, env: Record<string, string | undefined> = {}) {
-  const merged: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, NO_COLOR: undefined, ...env };
+/** How Scout is started: the CLI itself, or through `npm start` as a learner does (npm, then a shell, then Scout). */
+const direct = (root: string) => `exec ${process.execPath} ${CLI} --cwd '${root}'`;
+const throughNpmStart = (root: string) => `exec npm --prefix '${REPO_ROOT}' start --silent -- --cwd '${root}'`;
+
+/** Runs Scout on a pseudo-terminal; env entries set to undefined are removed. */
+function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, command = direct(root)) {
+  const merged: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, NO_COLOR: undefined, npm_config_update_notifier: "false", ...env };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  // -q quiet, -e exit with the child's status, -f flush at once, -c the command; no typescript file.
-  const child = spawn("script", ["-qefc", `${process.execPath} ${CLI} --cwd '${root}'`, "/dev/null"], { env: merged as NodeJS.ProcessEnv });
+  // -q quiet, -e exit with the child's status, -f flush at once, -c the command (run by $SHELL,
+  // which `exec` takes out of the way); /dev/null: no typescript file.
+  const child = spawn("script", ["-qefc", command, "/dev/null"], { env: merged as NodeJS.ProcessEnv });
   children.push(child);
   let output = "";
   let onData = () => {};
@@ -133,6 +138,29 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
         [{ role: "user", content: "a question that hangs" }],
         [{ role: "user", content: "the next question" }],
       ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("Ctrl-C during a turn under `npm start` cancels only the turn: npm and its shell exit 0 with Scout", async () => {
+    // The terminal sends SIGINT to npm and its shell too; Scout reads Ctrl-C as a key during a turn so none is sent.
+    const api = await startApiServer();
+    try {
+      api.script(hang, reply([text("The second answer.")]));
+      const root = makeTree(FILES);
+      const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, throughNpmStart(root));
+      await pty.waitFor(/you > /);
+      pty.type("a question that hangs\r");
+      await pty.waitFor(/waiting for the model…/);
+      pty.type("\x03");
+      await pty.waitFor(prompts(2));
+      pty.type("the next question\r");
+      await pty.waitFor(prompts(3));
+      pty.type("/exit\r");
+      expect(await pty.exited).toBe(0);
+      expect(pty.screen()).toContain("(cancelled; the conversation is as it was before this question)\nyou > the next question\n");
+      expect(pty.screen()).toContain("The second answer.\n");
     } finally {
       await api.close();
     }
