@@ -1,6 +1,9 @@
 // list_files: one level, newest first, directories marked, the cap and the
 // count of hidden entries, on real directories with explicit mtimes.
+import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
@@ -29,6 +32,18 @@ describe("list_files", () => {
     const root = tree({ "src/a.ts": { content: "", mtime: 1_000 }, "src/b.ts": { content: "", mtime: 2_000 }, "src/lib/c.ts": "" });
     setMtime(root, "src/lib", 500);
     expect((await call(root, "list_files", { path: "src" })).content).toBe("b.ts\na.ts\nlib/");
+  });
+
+  it("leaves out FIFOs and sockets, as glob and grep do, and counts them", async () => {
+    const root = tree({ "a.txt": "" });
+    execFileSync("mkfifo", [path.join(root, "pipe")]);
+    const server = net.createServer().listen(path.join(root, "sock"));
+    await once(server, "listening");
+    try {
+      expect(await call(root, "list_files", {})).toEqual({ content: "a.txt\n(2 FIFOs, sockets or devices not listed)", isError: false, summary: "1 entry" });
+    } finally {
+      server.close();
+    }
   });
 
   it("marks symlinks with @ and does not follow them", async () => {

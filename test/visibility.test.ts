@@ -1,7 +1,8 @@
 // Visibility: one shared rule decides which files exist for the search tools.
 // The invariant: glob "**/*", grep with a pattern every file matches, and a
 // recursive list_files walk return the same set of files, on a tree with
-// ignored, hidden, protected and symlinked entries.
+// ignored, hidden, protected and symlinked entries, and a FIFO.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -70,6 +71,7 @@ fs.symlinkSync("../outside", path.join(root, "link-out"));
 fs.symlinkSync("../outside/o.txt", path.join(root, "link-o.txt"));
 fs.symlinkSync(".env", path.join(root, "link-env"));
 fs.symlinkSync(".", path.join(root, "sub/loop"));
+execFileSync("mkfifo", [path.join(root, "sub/pipe")]); // not a file: no tool shows it, none hangs on it
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 const VISIBLE = [
@@ -137,7 +139,7 @@ describe("ignore rules", () => {
 
   it("list_files counts what the rules hide", async () => {
     const { content } = await call(root, "list_files", { path: "sub" });
-    expect(content.split("\n").at(-1)).toBe("(6 entries hidden by ignore rules or protection)"); // build, other.log, local.txt, notes.md, .git, node_modules
+    expect(content.split("\n").at(-1)).toBe("(6 entries hidden by ignore rules or protection; 1 FIFO, socket or device not listed)"); // build, other.log, local.txt, notes.md, .git, node_modules; pipe
   });
 
   it("read_file reads an ignored file or a node_modules file named explicitly", async () => {

@@ -29,10 +29,15 @@ export const listFiles: Tool<Args> = {
 
     const entries: { name: string; mtimeMs: number }[] = [];
     let hidden = 0;
+    let special = 0;
     for (const dirent of fs.readdirSync(abs, { withFileTypes: true })) {
       const entryRel = rel === "." ? dirent.name : `${rel}/${dirent.name}`;
       if (!workspace.isVisible(entryRel, dirent.isDirectory())) {
         hidden++;
+        continue;
+      }
+      if (!dirent.isFile() && !dirent.isDirectory() && !dirent.isSymbolicLink()) {
+        special++; // a FIFO, socket or device: glob and grep skip these too
         continue;
       }
       let mtimeMs = 0;
@@ -51,6 +56,7 @@ export const listFiles: Tool<Args> = {
     // One footer line says everything that is not shown.
     const notes: string[] = [];
     if (hidden > 0) notes.push(`${hidden} ${hidden === 1 ? "entry" : "entries"} hidden by ignore rules or protection`);
+    if (special > 0) notes.push(`${special} ${special === 1 ? "FIFO, socket or device" : "FIFOs, sockets or devices"} not listed`);
     if (entries.length > MAX_RESULT_LINES) {
       notes.unshift(`showing ${MAX_RESULT_LINES} of ${entries.length} entries, newest first`);
       notes.push("use glob with a pattern to find the others");
