@@ -115,11 +115,16 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(await pty.exited).toBe(130);
   });
 
-  it("Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works", async () => {
+  // Under `npm start` the terminal's SIGINT would reach npm and its shell too; Scout reads Ctrl-C as a key during a turn, so none is sent.
+  it.each([
+    ["started directly", direct],
+    ["started by `npm start`, so npm and its shell exit 0 with Scout", throughNpmStart],
+  ])("Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works (%s)", async (_, launch) => {
     const api = await startApiServer();
     try {
       api.script(hang, reply([text("The second answer.")]));
-      const pty = scoutOnPty(makeTree(FILES), { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" });
+      const root = makeTree(FILES);
+      const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch(root));
       await pty.waitFor(/you > /);
       expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
       pty.type("a question that hangs\r");
@@ -138,29 +143,6 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
         [{ role: "user", content: "a question that hangs" }],
         [{ role: "user", content: "the next question" }],
       ]);
-    } finally {
-      await api.close();
-    }
-  });
-
-  it("Ctrl-C during a turn under `npm start` cancels only the turn: npm and its shell exit 0 with Scout", async () => {
-    // The terminal sends SIGINT to npm and its shell too; Scout reads Ctrl-C as a key during a turn so none is sent.
-    const api = await startApiServer();
-    try {
-      api.script(hang, reply([text("The second answer.")]));
-      const root = makeTree(FILES);
-      const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, throughNpmStart(root));
-      await pty.waitFor(/you > /);
-      pty.type("a question that hangs\r");
-      await pty.waitFor(/waiting for the model…/);
-      pty.type("\x03");
-      await pty.waitFor(prompts(2));
-      pty.type("the next question\r");
-      await pty.waitFor(prompts(3));
-      pty.type("/exit\r");
-      expect(await pty.exited).toBe(0);
-      expect(pty.screen()).toContain("(cancelled; the conversation is as it was before this question)\nyou > the next question\n");
-      expect(pty.screen()).toContain("The second answer.\n");
     } finally {
       await api.close();
     }
