@@ -48,6 +48,11 @@ export type Resolved =
   | { ok: true; abs: string; rel: string }
   | { ok: false; error: string };
 
+/**
+ * One workspace root and what is visible in it. It remembers the ignore
+ * rules it has read, and never looks again: runTool makes a new one for
+ * every tool call, so nothing it remembers outlives a call.
+ */
 export class Workspace {
   /** The root after resolving symlinks: every check compares against this. */
   readonly root: string;

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runTool } from "../src/tools/index.js";
 import { Workspace } from "../src/workspace.js";
 import { call, makeTree } from "./helpers.js";
 
@@ -128,6 +129,22 @@ describe("the visibility invariant", () => {
 });
 
 describe("ignore rules", () => {
+  it("are read again on every call: a .gitignore written mid-session hides at once, from every tool", async () => {
+    const dir = path.join(base, "session");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.log"), "MARK\n");
+    fs.writeFileSync(path.join(dir, "b.txt"), "MARK\n");
+    const workspace = new Workspace(dir); // one session's workspace, as the REPL keeps it
+    const seen = async () => [
+      (await runTool("glob", { pattern: "*.{log,txt}" }, { workspace })).content,
+      (await runTool("grep", { pattern: "MARK" }, { workspace })).content,
+      (await runTool("list_files", {}, { workspace })).content.split("\n").filter((line) => line !== ".gitignore").sort().join("\n"),
+    ];
+    expect(await seen()).toEqual([expect.stringContaining("a.log"), expect.stringContaining("a.log"), "a.log\nb.txt"]);
+    fs.writeFileSync(path.join(dir, ".gitignore"), "*.log\n");
+    expect(await seen()).toEqual(["b.txt", "b.txt:1:MARK", "(1 entry hidden by ignore rules or protection)\nb.txt"]);
+  });
+
   it("a deeper .gitignore re-includes with !", async () => {
     expect((await call(root, "glob", { pattern: "**/*.log" })).content.split("\n").sort()).toEqual(["important.log", "sub/keep.log"]);
   });

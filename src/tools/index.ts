@@ -5,6 +5,7 @@ import { glob } from "./glob.js";
 import { listFiles } from "./list_files.js";
 import { readFile } from "./read_file.js";
 import { checkArgs, fail, type Tool, type ToolContext, type ToolResult } from "./tool.js";
+import { Workspace } from "../workspace.js";
 
 export const tools: Tool[] = [readFile, listFiles, glob, grep];
 
@@ -32,7 +33,10 @@ export async function runTool(name: string, input: unknown, context: ToolContext
   const problem = checkArgs(tool, input);
   if (problem) return fail(problem);
   try {
-    return await tool.run(input, context);
+    // A new Workspace for each call: what it caches about folders and ignore
+    // rules lasts one call, so a .gitignore edited mid-session counts at once,
+    // as it does for the rg that grep starts.
+    return await tool.run(input, { ...context, workspace: new Workspace(context.workspace.root) });
   } catch (error) {
     return fail(`${name} failed unexpectedly: ${context.workspace.redact((error as Error).message)}`);
   }
