@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CONTEXT, MAX_MATCH_CHARS } from "../src/tools/grep.js";
+import { MAX_CONTEXT, MAX_MATCH_CHARS, RG_TIMEOUT_MS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace.js";
@@ -116,6 +116,17 @@ describe("grep: output", () => {
     const dir = tree({ "a.txt": "x\n" });
     execFileSync("mkfifo", [path.join(dir, "pipe")]);
     expect((await call(dir, "grep", { pattern: "x" })).content).toBe("a.txt:1:x");
+  });
+
+  it("stops rg at its deadline when rg cannot finish: here a FIFO named .gitignore, which rg opens and waits on", { timeout: RG_TIMEOUT_MS + 30_000 }, async () => {
+    // This waits out RG_TIMEOUT_MS: a deadline can only be seen to work by reaching it.
+    const dir = tree({ "sub/a.txt": "x\n" });
+    execFileSync("mkfifo", [path.join(dir, "sub/.gitignore")]);
+    expect(await call(dir, "grep", { pattern: "x" })).toMatchObject({
+      isError: true,
+      content: `Error: rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`,
+    });
+    expect((await call(dir, "glob", { pattern: "**/*" })).content).toBe("sub/a.txt"); // Scout reads only regular ignore files
   });
 
   it("stops when the caller cancels", async () => {
