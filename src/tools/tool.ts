@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import type { Workspace } from "../workspace.js";
 
-/** No tool result is longer than this many lines, plus one footer line saying what was cut. */
+/** No tool result is longer than this many lines, plus a footer saying what was cut. */
 export const MAX_RESULT_LINES = 100;
 
 export interface ToolResult {
