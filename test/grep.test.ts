@@ -112,6 +112,11 @@ describe("grep: output", () => {
     expect((await call(root, "grep", { pattern: "x", path: "pipe" })).content).toBe("Error: pipe is not a regular file (a FIFO, socket or device); it was not opened");
   });
 
+  it("keeps a lone CR inside a line, and drops the CR of a CRLF line end", async () => {
+    const dir = tree({ "a.txt": "header\rtoken = NEEDLE\n", "b.txt": { content: "one NEEDLE\r\ntwo\r\n", mtime: 1_000 } });
+    expect((await call(dir, "grep", { pattern: "NEEDLE" })).content).toBe("a.txt:1:header\rtoken = NEEDLE\nb.txt:1:one NEEDLE");
+  });
+
   it("skips a FIFO inside a searched directory instead of hanging on it", async () => {
     const dir = tree({ "a.txt": "x\n" });
     execFileSync("mkfifo", [path.join(dir, "pipe")]);

@@ -284,6 +284,25 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     expect(files).toEqual([".env.example", "nested/readme.txt", "src/main.ts"]);
   });
 
+  it("a newline or CR in a file name cannot pass a hidden file's lines off as another file's", async () => {
+    // rg prints "path NUL line"; split at newlines instead, "secrets/notes\nREADME.md" would yield a line of "README.md".
+    const dir = makeTree({
+      ".ignore": "secrets/\n--*\n", ".gitignore": "build/\n", "README.md": "docs\n",
+      "secrets/notes\nREADME.md": "API_TOKEN=hunter2\n",
+      "secrets/notes\rREADME.md": "API_TOKEN=hunter2\n",
+      ".env.d/prod\nconfig.txt": "DB_PASSWORD=hunter2\n",
+      "build/out\nlog.txt": "BUILD_KEY=hunter2\n",
+      "--\nREADME.md": "OLD_KEY=hunter2\n", // a "--" line was rg's separator between groups
+    });
+    try {
+      for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", include: "*" }, { pattern: "hunter2", context: 1 }]) {
+        expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("never quotes a symlinked .gitignore, even when rg reports other errors", async () => {
     // rg reads a symlinked .gitignore (Scout does not) and complains about lines it cannot
     // parse. A path longer than PATH_MAX makes rg fail on a file too, so it exits with 2.

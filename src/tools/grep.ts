@@ -4,7 +4,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { rgPath } from "@vscode/ripgrep";
 import { DENIED_GLOBS, NOISE_DIRS } from "../workspace.js";
 import { checkPattern } from "./glob.js";
@@ -67,6 +66,7 @@ export const grep: Tool<Args> = {
       root: workspace.root,
       signal,
       deadline: Date.now() + RG_TIMEOUT_MS,
+      context,
       // Only files the shared visibility rules allow; a file named explicitly is always searched.
       keep: (file: string) => !target.isDirectory || workspace.isVisible(file),
     };
@@ -115,7 +115,9 @@ export const grep: Tool<Args> = {
 /** rg's arguments, all but the sort order. */
 function rgArguments(pattern: string, include: string | undefined, context: number, searchPath: string): string[] {
   return [
+    // --null ends every path with a NUL, the one byte a file name cannot hold (see splitRecords).
     "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
+    "--no-context-separator", // a "--" line could be the start of a file name; groups are told by line numbers
     "--hidden", // dotfiles are visible unless a rule below hides them
     // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
     // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
@@ -192,7 +194,7 @@ function mtimeOf(root: string, file: string): bigint {
   }
 }
 
-interface Search { root: string; signal?: AbortSignal; deadline: number; keep: (file: string) => boolean }
+interface Search { root: string; signal?: AbortSignal; deadline: number; context: number; keep: (file: string) => boolean }
 interface SearchOutcome extends RgOutcome { stopped: boolean; binaryMatches: boolean }
 
 /**
@@ -202,23 +204,20 @@ interface SearchOutcome extends RgOutcome { stopped: boolean; binaryMatches: boo
  */
 async function searchFiles(args: string[], search: Search, onFile: (file: FileLines) => boolean): Promise<SearchOutcome> {
   let current: FileLines | undefined; // the file rg is printing
-  let separatorPending = false;
+  let lastLine = 0; // its line number rg printed last
   let binaryMatches = false;
   let stopped = false;
-  const outcome = await runRipgrep(args, search, (raw) => {
-    if (raw === "--") {
-      separatorPending = true;
-      return true;
-    }
-    const nul = raw.indexOf("\0");
-    if (nul === -1) {
+  const outcome = await runRipgrep(args, search, (path, text) => {
+    if (path === undefined) {
       // rg's only line for a binary file named explicitly: "file: binary file matches (found …)".
-      binaryMatches ||= raw.includes(": binary file matches (");
+      binaryMatches ||= text.includes(": binary file matches (");
       return true;
     }
-    const file = raw.slice(0, nul).replace(/^\.\//, "");
-    const match = /^(\d+)([:-])(.*)$/s.exec(raw.slice(nul + 1));
+    const file = path.replace(/^\.\//, "");
+    const match = /^(\d+)([:-])(.*)$/s.exec(text);
     if (!match || !search.keep(file)) return true;
+    const [, number, mark, rest] = match; // mark is ":" for a hit, "-" for context
+    const lineNumber = Number(number);
     if (current?.file !== file) {
       if (current && !onFile(current)) {
         current = undefined;
@@ -226,12 +225,11 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
         return false;
       }
       current = { file, mtimeNs: mtimeOf(search.root, file), lines: [] };
-    } else if (separatorPending) {
+    } else if (search.context > 0 && lineNumber > lastLine + 1) {
       current.lines.push("--"); // between groups of one file; those between files are added later
     }
-    separatorPending = false;
-    const [, lineNumber, mark, text] = match; // mark is ":" for a hit, "-" for context
-    current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
+    lastLine = lineNumber;
+    current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(rest, MAX_MATCH_CHARS)}` });
     return true;
   });
   if (current && !onFile(current)) stopped = true;
@@ -240,12 +238,15 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
 
 interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean; aborted: boolean }
 
+/** Takes one record of rg's output (see splitRecords); returns false to stop rg. */
+type OnRecord = (path: string | undefined, text: string) => boolean;
+
 /**
- * Runs rg with no shell and stdin closed, handing each output line to
- * `onLine` until it returns false; then rg is killed, so a pattern with
+ * Runs rg with no shell and stdin closed, handing each output record to
+ * `onRecord` until it returns false; then rg is killed, so a pattern with
  * millions of hits costs no more memory than one with a hundred.
  */
-function runRipgrep(args: string[], { root, signal, deadline }: Search, onLine: (line: string) => boolean): Promise<RgOutcome> {
+function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord: OnRecord): Promise<RgOutcome> {
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.RIPGREP_CONFIG_PATH; // no user config can add options
@@ -257,12 +258,14 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onLine: 
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();
 
-    const reader = readline.createInterface({ input: rg.stdout, crlfDelay: Infinity });
     let stopped = false;
-    reader.on("line", (line) => {
-      if (stopped) return;
-      if (!onLine(line)) { stopped = true; reader.close(); stop(); }
+    const records = splitRecords((path, text) => {
+      stopped = !onRecord(path, text);
+      if (stopped) stop();
+      return !stopped;
     });
+    rg.stdout.on("data", (chunk: Buffer) => { if (!stopped) records.push(chunk); });
+    rg.stdout.on("end", () => { if (!stopped) records.end(); });
     rg.stderr.on("data", (chunk: Buffer) => {
       if (outcome.stderr.length < MAX_STDERR_CHARS) outcome.stderr = (outcome.stderr + chunk.toString()).slice(0, MAX_STDERR_CHARS);
     });
@@ -274,4 +277,35 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onLine: 
       resolve(outcome);
     });
   });
+}
+
+/**
+ * Cuts rg's --null output into records: a path, a NUL, then "12:text" (a
+ * hit) or "12-text" (context) up to a newline. The path is everything up to
+ * the NUL, so a newline or CR inside a file name cannot pass for the start
+ * of a record about another file, and a CR inside a line stays in its text.
+ * What is left at the end without a NUL (rg's note on a binary file named
+ * explicitly) comes as lines with no path.
+ */
+function splitRecords(onRecord: OnRecord): { push(chunk: Buffer): void; end(): void } {
+  let pending: Buffer = Buffer.alloc(0); // less than one record
+  return {
+    push(chunk) {
+      pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+      let start = 0;
+      for (;;) {
+        const nul = pending.indexOf(0, start);
+        const newline = nul === -1 ? -1 : pending.indexOf(0x0a, nul);
+        if (newline === -1) break;
+        const text = pending.toString("utf8", nul + 1, pending[newline - 1] === 0x0d ? newline - 1 : newline); // CRLF files too
+        const keepGoing = onRecord(pending.toString("utf8", start, nul), text);
+        start = newline + 1;
+        if (!keepGoing) break;
+      }
+      pending = pending.subarray(start);
+    },
+    end() {
+      for (const line of pending.toString("utf8").split("\n")) if (line !== "") onRecord(undefined, line);
+    },
+  };
 }
