@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
-import { Workspace } from "../src/workspace.js";
+import { MAX_GLOBSTARS_PER_RULE, Workspace } from "../src/workspace.js";
 import { call, makeTree } from "./helpers.js";
 
 const base = makeTree({
@@ -143,6 +143,20 @@ describe("ignore rules", () => {
     expect(await seen()).toEqual([expect.stringContaining("a.log"), expect.stringContaining("a.log"), "a.log\nb.txt"]);
     fs.writeFileSync(path.join(dir, ".gitignore"), "*.log\n");
     expect(await seen()).toEqual(["b.txt", "b.txt:1:MARK", "(1 entry hidden by ignore rules or protection)\nb.txt"]);
+  });
+
+  it("a row of globstars in a .gitignore line is matched as one, so it cannot stall the tools", async () => {
+    // Matched as written, the first line backtracks for minutes on the deep path (no answer before the test's timeout).
+    const deep = `a/${"d/".repeat(24)}f.txt`;
+    const dir = path.join(base, "globstars");
+    fs.mkdirSync(path.dirname(path.join(dir, deep)), { recursive: true });
+    fs.writeFileSync(path.join(dir, ".gitignore"), `a/${"**/".repeat(14)}z\na/**/d/**/d/**/d/**/d/**/d/**/f.txt\n`);
+    fs.writeFileSync(path.join(dir, deep), "MARK\n");
+    const workspace = new Workspace(dir);
+    // The second line has more than MAX_GLOBSTARS_PER_RULE globstars: Scout skips it, rg applies it.
+    expect(MAX_GLOBSTARS_PER_RULE).toBeLessThan(6);
+    expect((await runTool("glob", { pattern: "**/*.txt" }, { workspace })).content).toBe(deep);
+    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe("No matches for /MARK/ in the workspace.");
   });
 
   it("a deeper .gitignore re-includes with !", async () => {
