@@ -159,6 +159,23 @@ describe("ignore rules", () => {
     expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe("No matches for /MARK/ in the workspace.");
   });
 
+  it("a symlinked folder is judged where it points, so a link cannot show what the rules hide", async () => {
+    const dir = path.join(base, "links");
+    for (const [file, text] of [["src/main.c", "MARK\n"], ["src/private_notes.txt", "MARK\n"], ["build/out.js", "MARK\n"], [".gitignore", "build/\n/src/private_notes.txt\n"]]) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+    fs.symlinkSync("src", path.join(dir, "lnk"));
+    fs.symlinkSync("build", path.join(dir, "out"));
+    const workspace = new Workspace(dir);
+    const run = async (name: string, input: object) => (await runTool(name, input, { workspace })).content;
+    expect(await run("list_files", { path: "lnk" })).toBe("main.c\n(1 entry hidden by ignore rules or protection)");
+    expect(await run("glob", { pattern: "*", path: "lnk" })).toBe("src/main.c");
+    expect(await run("grep", { pattern: "MARK", path: "lnk" })).toBe("src/main.c:1:MARK");
+    expect(await run("list_files", { path: "out" })).toMatch(/^Error: out is hidden by ignore rules/);
+    expect(await run("glob", { pattern: "out/*" })).toMatch(/^Error: the folder in pattern "out" goes through a symlink \(it is "build"\)/);
+  });
+
   it("a deeper .gitignore re-includes with !", async () => {
     expect((await call(root, "glob", { pattern: "**/*.log" })).content.split("\n").sort()).toEqual(["important.log", "sub/keep.log"]);
   });

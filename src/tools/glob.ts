@@ -34,16 +34,23 @@ export const glob: Tool<Args> = {
     if (!resolved.ok) return fail(resolved.error);
     const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
     if (error) return fail(error);
-    // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly,
-    // following a symlink there, so each is checked like a path named explicitly.
+    // A symlink given as path is searched where it points, as grep does, so each file is
+    // judged (and shown) under its real path: the ignore rules are written for that one.
+    const baseRel = workspace.toRelative(resolved.abs);
+    // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly, and
+    // would follow a symlink there: each is checked like a path, and must not be a symlink.
     for (const { base } of fg.generateTasks(pattern)) {
-      const folder = workspace.resolveInWorkspace(path.posix.join(resolved.rel, base), "the folder in pattern");
+      const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, base), "the folder in pattern");
       if (!folder.ok) return fail(folder.error);
+      const real = workspace.toRelative(folder.abs);
+      if (real !== folder.rel) {
+        return fail(`the folder in pattern "${folder.rel}" goes through a symlink (it is "${real}"); glob does not follow symlinks, so write "${real}" in the pattern`);
+      }
     }
 
     let found: FoundFiles;
     try {
-      found = await findNewestFiles(workspace, resolved.rel, pattern);
+      found = await findNewestFiles(workspace, baseRel, pattern);
     } catch (error) {
       return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
     }

@@ -26,12 +26,13 @@ export const listFiles: Tool<Args> = {
     const { abs, rel } = resolved;
     const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
     if (error) return fail(error);
+    const realRel = workspace.toRelative(abs); // a symlinked folder is judged where it points, as the ignore rules are written
 
     const entries: { name: string; mtimeMs: number }[] = [];
     let hidden = 0;
     let special = 0;
     for (const dirent of fs.readdirSync(abs, { withFileTypes: true })) {
-      const entryRel = rel === "." ? dirent.name : `${rel}/${dirent.name}`;
+      const entryRel = realRel === "." ? dirent.name : `${realRel}/${dirent.name}`;
       if (!workspace.isVisible(entryRel, dirent.isDirectory())) {
         hidden++;
         continue;
