@@ -128,6 +128,22 @@ describe("the visibility invariant", () => {
   });
 });
 
+describe("newest first", () => {
+  it("all three tools order by the nanosecond: two times 50 ns apart are not a tie", async () => {
+    const dir = path.join(base, "nanoseconds");
+    fs.mkdirSync(dir);
+    for (const [name, time] of [["a.txt", "2024-05-01 10:00:00.000000050"], ["b.txt", "2024-05-01 10:00:00.000000100"]]) {
+      fs.writeFileSync(path.join(dir, name), "MARK\n");
+      execFileSync("touch", ["-d", time, path.join(dir, name)]); // fs.utimes takes seconds as a double: no nanoseconds at today's dates
+    }
+    const workspace = new Workspace(dir);
+    // b.txt is newer; as mtimeMs floats (about 0.24 µs apart at today's dates) the two would tie, and a.txt come first by name.
+    expect((await runTool("glob", { pattern: "*" }, { workspace })).content).toBe("b.txt\na.txt");
+    expect((await runTool("list_files", {}, { workspace })).content).toBe("b.txt\na.txt");
+    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe("b.txt:1:MARK\na.txt:1:MARK");
+  });
+});
+
 describe("ignore rules", () => {
   it("are read again on every call: a .gitignore written mid-session hides at once, from every tool", async () => {
     const dir = path.join(base, "session");

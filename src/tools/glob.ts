@@ -116,7 +116,7 @@ function rangeSize(body: string): number {
   return Math.floor(Math.abs(to - from) / step) + 1;
 }
 
-interface FoundFile { rel: string; mtimeMs: number }
+interface FoundFile { rel: string; mtimeNs: bigint }
 export interface FoundFiles { newest: FoundFile[]; total: number }
 
 /**
@@ -140,14 +140,15 @@ export async function findNewestFiles(workspace: Workspace, baseRel: string, pat
   for await (const entry of stream as AsyncIterable<string>) {
     const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
     if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
-    let mtimeMs: number;
+    let mtimeNs: bigint;
     try {
-      mtimeMs = fs.lstatSync(path.join(cwd, entry)).mtimeMs; // only matches are stat'ed, not every file walked
+      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+      mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
     } catch {
       continue; // vanished while walking
     }
     total++;
-    insertNewest(newest, { rel, mtimeMs });
+    insertNewest(newest, { rel, mtimeNs });
   }
   return { newest, total };
 }
@@ -171,7 +172,7 @@ function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
 
 /** Newest first, ties by path; the list never holds more than MAX_RESULT_LINES. */
 function insertNewest(list: FoundFile[], file: FoundFile): void {
-  const before = (a: FoundFile, b: FoundFile) => a.mtimeMs > b.mtimeMs || (a.mtimeMs === b.mtimeMs && a.rel < b.rel);
+  const before = (a: FoundFile, b: FoundFile) => a.mtimeNs > b.mtimeNs || (a.mtimeNs === b.mtimeNs && a.rel < b.rel);
   let i = list.length;
   while (i > 0 && before(file, list[i - 1])) i--;
   if (i >= MAX_RESULT_LINES) return;

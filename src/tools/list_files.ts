@@ -28,7 +28,7 @@ export const listFiles: Tool<Args> = {
     if (error) return fail(error);
     const realRel = workspace.toRelative(abs); // a symlinked folder is judged where it points, as the ignore rules are written
 
-    const entries: { name: string; mtimeMs: number }[] = [];
+    const entries: { name: string; mtimeNs: bigint }[] = [];
     let hidden = 0;
     let special = 0;
     for (const dirent of fs.readdirSync(abs, { withFileTypes: true })) {
@@ -41,16 +41,16 @@ export const listFiles: Tool<Args> = {
         special++; // a FIFO, socket or device: glob and grep skip these too
         continue;
       }
-      let mtimeMs = 0;
+      let mtimeNs = 0n;
       try {
-        mtimeMs = fs.lstatSync(path.join(abs, dirent.name)).mtimeMs;
+        mtimeNs = fs.lstatSync(path.join(abs, dirent.name), { bigint: true }).mtimeNs; // to the nanosecond, as grep sorts
       } catch {
         // vanished while listing: keep it, sorted last
       }
       const suffix = dirent.isDirectory() ? "/" : dirent.isSymbolicLink() ? "@" : "";
-      entries.push({ name: dirent.name + suffix, mtimeMs });
+      entries.push({ name: dirent.name + suffix, mtimeNs });
     }
-    entries.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => (a.mtimeNs === b.mtimeNs ? (a.name < b.name ? -1 : 1) : a.mtimeNs > b.mtimeNs ? -1 : 1));
 
     const lines = entries.slice(0, MAX_RESULT_LINES).map((entry) => entry.name);
     if (entries.length === 0) lines.push(`(${rel} has no visible entries)`);
