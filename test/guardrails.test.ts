@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import type { ToolResult } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace.js";
-import { call, makeTree } from "./helpers.js";
+import { call, makeTree, type FileSpec } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {
   const root = makeTree({ "a.txt": "a\n" });
@@ -298,6 +298,26 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
       for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", include: "*" }, { pattern: "hunter2", context: 1 }]) {
         expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
       }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rg's note on a binary file (a line with no NUL) cannot join the next file's path and pass its lines off", async () => {
+    // a.bin has a hit, then a NUL past rg's first 64 KiB: rg prints the hit, then "a.bin: WARNING: stopped searching …".
+    // Eleven files of 101 hits force the newest-first pass, so private/notes.txt (hidden by .ignore) comes right after a.bin.
+    const files: Record<string, FileSpec> = {
+      ".ignore": "/private/\n",
+      "a.bin": { content: Buffer.concat([Buffer.from("TOKEN\n" + "x".repeat(70_000) + "\n"), Buffer.from([0])]), mtime: 3_000 },
+      "private/notes.txt": { content: "TOKEN=hunter2\n", mtime: 2_000 },
+    };
+    for (let i = 0; i < 11; i++) files[`f${i}.txt`] = { content: "TOKEN\n".repeat(101), mtime: 1_000 + i };
+    const dir = makeTree(files);
+    try {
+      const { content } = await call(dir, "grep", { pattern: "TOKEN" });
+      expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
+      expect(content).not.toContain("hunter2");
+      expect(content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line))).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -185,12 +185,12 @@ class NewestFirst {
   }
 }
 
-/** A file's mtime to the nanosecond, as rg sorted by it. */
-function mtimeOf(root: string, file: string): bigint {
+/** A file's mtime to the nanosecond, as rg sorted by it; undefined when there is no such file. */
+function mtimeOf(root: string, file: string): bigint | undefined {
   try {
     return fs.statSync(path.join(root, file), { bigint: true }).mtimeNs;
   } catch {
-    return 0n; // vanished while searching
+    return undefined;
   }
 }
 
@@ -224,7 +224,10 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
         stopped = true;
         return false;
       }
-      current = { file, mtimeNs: mtimeOf(search.root, file), lines: [] };
+      const mtimeNs = mtimeOf(search.root, file);
+      // No such file (it vanished, or the output was misread): its lines are not shown under that name.
+      if (mtimeNs === undefined) return !(current = undefined);
+      current = { file, mtimeNs, lines: [] };
     } else if (search.context > 0 && lineNumber > lastLine + 1) {
       current.lines.push("--"); // between groups of one file; those between files are added later
     }
@@ -279,13 +282,15 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord
   });
 }
 
+/** rg's notes on a binary file, lines with no NUL: "a.bin: binary file matches (found …)" and "a.bin: WARNING: stopped searching …". */
+const RG_BINARY_NOTE = /: (binary file matches|WARNING: stopped searching binary file after match) \(found ".*" byte around offset \d+\)$/;
+
 /**
  * Cuts rg's --null output into records: a path, a NUL, then "12:text" (a
  * hit) or "12-text" (context) up to a newline. The path is everything up to
  * the NUL, so a newline or CR inside a file name cannot pass for the start
  * of a record about another file, and a CR inside a line stays in its text.
- * What is left at the end without a NUL (rg's note on a binary file named
- * explicitly) comes as lines with no path.
+ * rg's notes on binary files have no NUL; they come as records with no path.
  */
 function splitRecords(onRecord: OnRecord): { push(chunk: Buffer): void; end(): void } {
   let pending: Buffer = Buffer.alloc(0); // less than one record
@@ -295,6 +300,16 @@ function splitRecords(onRecord: OnRecord): { push(chunk: Buffer): void; end(): v
       let start = 0;
       for (;;) {
         const nul = pending.indexOf(0, start);
+        const lineEnd = pending.indexOf(0x0a, start);
+        if (lineEnd !== -1 && (nul === -1 || lineEnd < nul)) {
+          // A line before any NUL: rg's note on a binary file, or the start of a path that holds a newline.
+          const line = pending.toString("utf8", start, lineEnd);
+          if (RG_BINARY_NOTE.test(line)) {
+            onRecord(undefined, line);
+            start = lineEnd + 1;
+            continue;
+          }
+        }
         const newline = nul === -1 ? -1 : pending.indexOf(0x0a, nul);
         if (newline === -1) break;
         const text = pending.toString("utf8", nul + 1, pending[newline - 1] === 0x0d ? newline - 1 : newline); // CRLF files too
