@@ -209,7 +209,7 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
   let stopped = false;
   const outcome = await runRipgrep(args, search, (path, text) => {
     if (path === undefined) {
-      // rg's only line for a binary file named explicitly: "file: binary file matches (found …)".
+      // A note on a binary file; for one named explicitly, rg's only line: "file: binary file matches (found …)".
       binaryMatches ||= text.includes(": binary file matches (");
       return true;
     }
@@ -225,8 +225,10 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
         return false;
       }
       const mtimeNs = mtimeOf(search.root, file);
-      // No such file (it vanished, or the output was misread): its lines are not shown under that name.
-      if (mtimeNs === undefined) return !(current = undefined);
+      if (mtimeNs === undefined) {
+        current = undefined; // no such file (it vanished, or the output was misread): no lines under that name
+        return true;
+      }
       current = { file, mtimeNs, lines: [] };
     } else if (search.context > 0 && lineNumber > lastLine + 1) {
       current.lines.push("--"); // between groups of one file; those between files are added later
