@@ -30,10 +30,25 @@ const SETS = {
     // Exact figures: the sample project never changes unless a lesson changes it.
     round: (n) => n,
     questions: [
-      { ask: "where is make_slug defined?", name: "make_slug", pattern: "make_slug", definedIn: "src/shortly/slugs.py" },
+      {
+        ask: "where is make_slug defined?",
+        name: "make_slug",
+        pattern: "make_slug",
+        definedIn: "src/shortly/slugs.py",
+      },
       { ask: "who calls make_slug?", name: "make_slug", pattern: "make_slug\\(" },
-      { ask: "where is the LinkStore class?", name: "LinkStore", pattern: "LinkStore", definedIn: "src/shortly/store.py" },
-      { ask: "where is MAX_SLUG_LENGTH set?", name: "MAX_SLUG_LENGTH", pattern: "MAX_SLUG_LENGTH =", definedIn: "src/shortly/config.py" },
+      {
+        ask: "where is the LinkStore class?",
+        name: "LinkStore",
+        pattern: "LinkStore",
+        definedIn: "src/shortly/store.py",
+      },
+      {
+        ask: "where is MAX_SLUG_LENGTH set?",
+        name: "MAX_SLUG_LENGTH",
+        pattern: "MAX_SLUG_LENGTH =",
+        definedIn: "src/shortly/config.py",
+      },
       { ask: "who calls shorten?", name: "shorten", pattern: "shorten\\(" },
       { ask: "where is main defined?", name: "main", pattern: "main", definedIn: "cmd/shortly-stats/main.go" },
     ],
@@ -48,9 +63,19 @@ const SETS = {
     questions: [
       { ask: "where is runTurn defined?", name: "runTurn", pattern: "runTurn", definedIn: "src/agent.ts" },
       { ask: "who calls runTurn?", name: "runTurn", pattern: "runTurn\\(" },
-      { ask: "where is resolveInWorkspace defined?", name: "resolveInWorkspace", pattern: "resolveInWorkspace", definedIn: "src/workspace.ts" },
+      {
+        ask: "where is resolveInWorkspace defined?",
+        name: "resolveInWorkspace",
+        pattern: "resolveInWorkspace",
+        definedIn: "src/workspace.ts",
+      },
       { ask: "who calls resolveInWorkspace?", name: "resolveInWorkspace", pattern: "resolveInWorkspace\\(" },
-      { ask: "where is MAX_RESULT_LINES defined?", name: "MAX_RESULT_LINES", pattern: "MAX_RESULT_LINES", definedIn: "src/tools/tool.ts" },
+      {
+        ask: "where is MAX_RESULT_LINES defined?",
+        name: "MAX_RESULT_LINES",
+        pattern: "MAX_RESULT_LINES",
+        definedIn: "src/tools/tool.ts",
+      },
       { ask: "who calls estimateTokens?", name: "estimateTokens", pattern: "estimateTokens\\(" },
     ],
   },
@@ -80,25 +105,32 @@ async function readWhole(file) {
 }
 
 /** The path:line hits of a grep result. */
-const hitsOf = (text) => text.split("\n").flatMap((line) => {
-  const m = /^(.+?):(\d+):/.exec(line);
-  return m ? [{ file: m[1], line: Number(m[2]), text: line.slice(m[0].length) }] : [];
-});
+const hitsOf = (text) =>
+  text.split("\n").flatMap((line) => {
+    const m = /^(.+?):(\d+):/.exec(line);
+    return m ? [{ file: m[1], line: Number(m[2]), text: line.slice(m[0].length) }] : [];
+  });
 
 const rows = [];
 for (const q of set.questions) {
   // (a) every file that mentions the name, read whole
-  const files = [...new Set(hitsOf(await run("grep", { pattern: `\\b${q.name}\\b`, path: set.path })).map((hit) => hit.file))];
+  const files = [
+    ...new Set(hitsOf(await run("grep", { pattern: `\\b${q.name}\\b`, path: set.path })).map((hit) => hit.file)),
+  ];
   let whole = 0;
   for (const file of files) whole += await readWhole(file);
   // (b) one grep, then a window around the definition
   const found = await run("grep", { pattern: q.pattern, path: set.path });
   let searched = tokens(found);
   if (q.definedIn) {
-    const definition = new RegExp(`\\b(def|class|function|func|const)\\s+${q.name}\\b|^\\s*(export\\s+)?${q.name}\\s*[=(]`);
+    const definition = new RegExp(
+      `\\b(def|class|function|func|const)\\s+${q.name}\\b|^\\s*(export\\s+)?${q.name}\\s*[=(]`,
+    );
     const hit = hitsOf(found).find((h) => h.file === q.definedIn && definition.test(h.text));
     if (!hit) throw new Error(`${q.ask}: no hit in ${q.definedIn}`);
-    searched += tokens(await run("read_file", { path: hit.file, offset: Math.max(1, hit.line - BEFORE), limit: WINDOW }));
+    searched += tokens(
+      await run("read_file", { path: hit.file, offset: Math.max(1, hit.line - BEFORE), limit: WINDOW }),
+    );
   }
   rows.push({ ask: q.ask, files: files.length, whole, searched, steps: q.definedIn ? "grep → read_file" : "grep" });
 }
@@ -115,4 +147,6 @@ const whole = rows.reduce((sum, row) => sum + row.whole, 0);
 const searched = rows.reduce((sum, row) => sum + row.searched, 0);
 console.log(line("all questions", "", approx + n(whole), approx + n(searched)));
 console.log("");
-console.log(`Searching first needs about ${set.round(Math.round(whole / searched))}× fewer tokens of tool results${approx ? " (computed before rounding)" : ""}.`);
+console.log(
+  `Searching first needs about ${set.round(Math.round(whole / searched))}× fewer tokens of tool results${approx ? " (computed before rounding)" : ""}.`,
+);

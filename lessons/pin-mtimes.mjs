@@ -32,4 +32,5 @@ for (const [rel, seconds] of entries) {
     console.error(`pin-mtimes: skipped ${path.posix.join("lessons/sample-project", rel)} (not found)`);
   }
 }
-if (missing) console.error(`pin-mtimes: ${missing} of ${entries.length} paths were not found; lesson outputs may differ`);
+if (missing)
+  console.error(`pin-mtimes: ${missing} of ${entries.length} paths were not found; lesson outputs may differ`);

@@ -3,22 +3,32 @@
 // call of the turn.   Usage: node lessons/trace-summary.mjs TRACE.jsonl
 import fs from "node:fs";
 
-const events = fs.readFileSync(process.argv[2], "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const events = fs
+  .readFileSync(process.argv[2], "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
 const n = (value) => value.toLocaleString("en-US");
 let turns = 0;
 events.forEach((event, i) => {
   if (event.type === "model") {
     const messages = `${event.request.messages} message${event.request.messages === 1 ? "" : "s"}`;
-    console.log(`model call ${event.step}: sends ${messages}, ${n(event.usage.input_tokens)} input tokens → ${event.stopReason}`);
+    console.log(
+      `model call ${event.step}: sends ${messages}, ${n(event.usage.input_tokens)} input tokens → ${event.stopReason}`,
+    );
   } else if (event.type === "tool") {
     // The later model calls of the same turn each carry this result again.
     const end = events.findIndex((e, j) => j > i && e.type === "turn");
     const later = events.slice(i + 1, end).filter((e) => e.type === "model").length;
     const { chars, estimated_tokens: tokens, is_error: isError } = event.result;
-    console.log(`  ${event.name} ${JSON.stringify(event.input)} → ${n(chars)} chars, ~${n(tokens)} tokens${isError ? " (error)" : ""}, sent again with ${later} later call${later === 1 ? "" : "s"}`);
+    console.log(
+      `  ${event.name} ${JSON.stringify(event.input)} → ${n(chars)} chars, ~${n(tokens)} tokens${isError ? " (error)" : ""}, sent again with ${later} later call${later === 1 ? "" : "s"}`,
+    );
   } else if (event.type === "turn") {
     const { toolCalls, modelCalls, usage, stopReason } = event.result;
     const end = stopReason === "end_turn" ? "answer" : stopReason;
-    console.log(`turn ${++turns}: ${[...toolCalls, end].join(" → ")} · ${modelCalls} model calls · ${n(usage.input_tokens)} input tokens in all`);
+    console.log(
+      `turn ${++turns}: ${[...toolCalls, end].join(" → ")} · ${modelCalls} model calls · ${n(usage.input_tokens)} input tokens in all`,
+    );
   }
 });

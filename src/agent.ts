@@ -18,13 +18,25 @@ export interface Usage {
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
 }
-export interface ModelRequest { system: string; tools: ReturnType<typeof toolSchemas>; messages: MessageParam[] }
-export interface ModelResponse { model: string; content: ContentBlock[]; stop_reason: string | null; usage: Usage }
+export interface ModelRequest {
+  system: string;
+  tools: ReturnType<typeof toolSchemas>;
+  messages: MessageParam[];
+}
+export interface ModelResponse {
+  model: string;
+  content: ContentBlock[];
+  stop_reason: string | null;
+  usage: Usage;
+}
 
 /** Anything that answers like the Messages API: Claude, or the offline teaching model. */
 export interface Model {
   name: string;
-  createMessage(request: ModelRequest, options: { signal?: AbortSignal; onText?: (text: string) => void }): Promise<ModelResponse>;
+  createMessage(
+    request: ModelRequest,
+    options: { signal?: AbortSignal; onText?: (text: string) => void },
+  ): Promise<ModelResponse>;
 }
 
 export interface TurnResult {
@@ -41,7 +53,15 @@ export interface TurnResult {
 /** What the loop reports as it goes; the step log (src/steplog.ts) prints these. */
 export type StepEvent =
   | { type: "model_start"; step: number }
-  | { type: "model"; step: number; model: string; stopReason: string | null; usage: Usage; ms: number; request: { messages: number; tools: string[] } }
+  | {
+      type: "model";
+      step: number;
+      model: string;
+      stopReason: string | null;
+      usage: Usage;
+      ms: number;
+      request: { messages: number; tools: string[] };
+    }
   | { type: "tool"; step: number; name: string; input: unknown; result: ToolResult; ms: number }
   | { type: "turn"; result: TurnResult };
 
@@ -63,7 +83,13 @@ export interface TurnOptions {
 export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
   const { model, workspace, maxSteps = DEFAULT_MAX_STEPS, signal, onStep = () => {}, onText } = options;
   const turnStart = history.length;
-  const turn: TurnResult = { text: "", stopReason: "", modelCalls: 0, toolCalls: [], usage: { input_tokens: 0, output_tokens: 0 } };
+  const turn: TurnResult = {
+    text: "",
+    stopReason: "",
+    modelCalls: 0,
+    toolCalls: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
   history.push({ role: "user", content: question });
   try {
     for (;;) {
@@ -83,7 +109,12 @@ export async function runTurn(question: string, history: MessageParam[], options
       turn.usage.input_tokens += response.usage.input_tokens;
       turn.usage.output_tokens += response.usage.output_tokens;
       onStep({
-        type: "model", step, model: response.model, stopReason: response.stop_reason, usage: response.usage, ms: Date.now() - started,
+        type: "model",
+        step,
+        model: response.model,
+        stopReason: response.stop_reason,
+        usage: response.usage,
+        ms: Date.now() - started,
         request: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
       });
 

@@ -66,21 +66,38 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
+  if (positionals.length)
+    throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
   const maxSteps = Number(values["max-steps"] ?? DEFAULT_MAX_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps must be a whole number of at least 1, got "${values["max-steps"]}"`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new UsageError(`--max-steps must be a whole number of at least 1, got "${values["max-steps"]}"`);
 
   const workspace = openWorkspace(values.cwd);
   const offline = values.offline || !hasCredentials();
   const model: Model = offline ? offlineModel() : claudeModel(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  const log = new StepLog({ quiet: values.quiet, verbose: values.verbose, color, spinner: Boolean(process.stderr.isTTY), holdText: !process.stdout.isTTY });
-  const session = new Session({ model, workspace, maxSteps, log, trace: values.trace ? traceWriter(values.trace) : undefined });
+  const log = new StepLog({
+    quiet: values.quiet,
+    verbose: values.verbose,
+    color,
+    spinner: Boolean(process.stderr.isTTY),
+    holdText: !process.stdout.isTTY,
+  });
+  const session = new Session({
+    model,
+    workspace,
+    maxSteps,
+    log,
+    trace: values.trace ? traceWriter(values.trace) : undefined,
+  });
 
   if (terminal && values.print === undefined) {
     const mode = offline ? OFFLINE_NOTICE : `Claude (${model.name})`;
-    return runTerminal(session, `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`);
+    return runTerminal(
+      session,
+      `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`,
+    );
   }
   if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`); // no banner here, so say it once
   if (values.print !== undefined) return (await session.ask(values.print)) ? 0 : 1;
@@ -104,7 +121,8 @@ async function toolCommand(argv: string[]): Promise<number> {
   }
   const [name, json = "{}", ...extra] = positionals;
   if (!name) throw new UsageError("scout tool needs a tool name; try: scout tool --list");
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"; pass the tool's arguments as one JSON string`);
+  if (extra.length)
+    throw new UsageError(`unexpected argument "${extra[0]}"; pass the tool's arguments as one JSON string`);
   if (!findTool(name)) throw new UsageError(`unknown tool "${name}"; available: ${toolNames()}`);
   let input: unknown;
   try {
@@ -121,9 +139,15 @@ async function toolCommand(argv: string[]): Promise<number> {
 async function tokensCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { json: { type: "boolean" }, tool: { type: "string" }, model: { type: "string" }, offline: { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      tool: { type: "string" },
+      model: { type: "string" },
+      offline: { type: "boolean" },
+    },
   });
-  if (values.tool && !findTool(values.tool)) throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
+  if (values.tool && !findTool(values.tool))
+    throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
   const exact = !values.offline && hasCredentials();
   const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
   let costs: SchemaCosts;
@@ -148,7 +172,9 @@ function readVersion(): string {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error) => {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
     console.error(`scout: ${(error as Error).message}`);

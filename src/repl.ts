@@ -6,7 +6,7 @@ import readline from "node:readline";
 import { runTurn, type MessageParam, type Model, type StepEvent } from "./agent.js";
 import { describeApiError } from "./models/claude.js";
 import { OFFLINE_MODEL_NAME } from "./models/offline.js";
-import { StepLog } from "./steplog.js";
+import type { StepLog } from "./steplog.js";
 import { SessionUsage, formatSchemaCosts, schemaCosts } from "./tokens.js";
 import { tools } from "./tools/index.js";
 import type { Workspace } from "./workspace.js";
@@ -45,11 +45,24 @@ export class Session {
     const controller = (this.running = new AbortController());
     process.on("SIGINT", this.cancel); // Ctrl-C in a pipe, or `kill -INT`: cancels this turn, not Scout
     try {
-      const onStep = (event: StepEvent) => { trace?.(event); this.usage.record(event); log.onStep(event); };
-      const result = await runTurn(question, this.history, { model, workspace, maxSteps, signal: controller.signal, onStep, onText: log.onText });
-      if (result.stopReason === "max_tokens") console.error("(the answer was cut: the model reached its output token limit)");
+      const onStep = (event: StepEvent) => {
+        trace?.(event);
+        this.usage.record(event);
+        log.onStep(event);
+      };
+      const result = await runTurn(question, this.history, {
+        model,
+        workspace,
+        maxSteps,
+        signal: controller.signal,
+        onStep,
+        onText: log.onText,
+      });
+      if (result.stopReason === "max_tokens")
+        console.error("(the answer was cut: the model reached its output token limit)");
       else if (result.stopReason === "step_cap") console.error(result.text);
-      else if (result.stopReason !== "end_turn") console.error(`(the turn ended with stop reason "${result.stopReason}")`);
+      else if (result.stopReason !== "end_turn")
+        console.error(`(the turn ended with stop reason "${result.stopReason}")`);
       return true;
     } catch (error) {
       log.interrupted();
@@ -70,7 +83,8 @@ export class Session {
     const [name] = line.trim().split(/\s+/);
     if (name === "/exit" || name === "/quit") return "exit";
     if (name === "/help") console.log(HELP);
-    else if (name === "/tools") for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
+    else if (name === "/tools")
+      for (const tool of tools) console.log(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
     else if (name === "/tokens") await this.printTokens();
     else if (name === "/reset") {
       this.history = [];
@@ -124,7 +138,9 @@ export async function runTerminal(session: Session, banner: string): Promise<num
  * again and quits.
  */
 async function askWithCtrlCAsKey(session: Session, question: string): Promise<boolean> {
-  const onKeys = (keys: Buffer) => { if (keys.includes(0x03)) session.cancel(); };
+  const onKeys = (keys: Buffer) => {
+    if (keys.includes(0x03)) session.cancel();
+  };
   process.stdin.setRawMode(true).on("data", onKeys).resume(); // readline-sync left it paused
   try {
     return await session.ask(question);

@@ -46,11 +46,15 @@ export class StepLog {
 
   onStep = (event: StepEvent): void => {
     this.stopSpinner();
-    if (event.type === "model_start") return this.startSpinner();
+    if (event.type === "model_start") {
+      this.startSpinner();
+      return;
+    }
     if (event.type === "turn") {
       this.endAnswer();
       this.number = 0;
-      return this.line(formatTurn(event.result));
+      this.line(formatTurn(event.result));
+      return;
     }
     this.endAnswer();
     this.number++;
@@ -58,11 +62,18 @@ export class StepLog {
       if (this.held && event.stopReason === "tool_use") this.line(this.held);
       else if (this.held) this.writeAnswer(`${this.held}\n`);
       this.held = "";
-      return this.line(`[${this.number}] model ${event.model} → ${event.stopReason} · ${formatUsage(event.usage)} · ${event.ms} ms`);
+      this.line(
+        `[${this.number}] model ${event.model} → ${event.stopReason} · ${formatUsage(event.usage)} · ${event.ms} ms`,
+      );
+      return;
     }
     const input = clip(JSON.stringify(event.input), MAX_INPUT_CHARS);
-    const outcome = event.result.isError ? `error: ${clip(event.result.content.replace(/^Error: /, "").split("\n")[0], 120)}` : event.result.summary ?? "done";
-    this.line(`[${this.number}] ${event.name} ${input} → ${outcome} · ${event.ms} ms · ${formatSize(event.result.content)}`);
+    const outcome = event.result.isError
+      ? `error: ${clip(event.result.content.replace(/^Error: /, "").split("\n")[0], 120)}`
+      : (event.result.summary ?? "done");
+    this.line(
+      `[${this.number}] ${event.name} ${input} → ${outcome} · ${event.ms} ms · ${formatSize(event.result.content)}`,
+    );
     if (this.options.verbose) this.line(event.result.content.replace(/^/gm, "    "));
   };
 
@@ -98,7 +109,10 @@ export class StepLog {
   private startSpinner(): void {
     if (!this.options.spinner || this.options.quiet) return;
     let frame = 0;
-    this.spinner = setInterval(() => this.writeStep(`\r${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} waiting for the model…`), 80);
+    this.spinner = setInterval(
+      () => this.writeStep(`\r${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} waiting for the model…`),
+      80,
+    );
   }
 
   private stopSpinner(): void {
@@ -111,7 +125,9 @@ export class StepLog {
 
 /** The one-line summary of a turn: the path it took and what it cost. */
 export function formatTurn(result: TurnResult): string {
-  const end = { end_turn: "answer", max_tokens: "answer cut (max_tokens)", step_cap: "step cap" }[result.stopReason] ?? result.stopReason;
+  const end =
+    { end_turn: "answer", max_tokens: "answer cut (max_tokens)", step_cap: "step cap" }[result.stopReason] ??
+    result.stopReason;
   const path = [...result.toolCalls, end].join(" → ");
   const calls = `${result.modelCalls} model call${result.modelCalls === 1 ? "" : "s"}`;
   return `turn: ${path} · ${calls} · ${formatCount(result.usage.input_tokens)} input tokens · ${formatCount(result.usage.output_tokens)} output tokens`;
@@ -141,7 +157,15 @@ export function traceWriter(file: string): (event: StepEvent) => void {
     if (event.type === "model_start") return;
     const record =
       event.type === "tool"
-        ? { ...event, result: { content: event.result.content, is_error: event.result.isError, chars: event.result.content.length, estimated_tokens: estimateTokens(event.result.content) } }
+        ? {
+            ...event,
+            result: {
+              content: event.result.content,
+              is_error: event.result.isError,
+              chars: event.result.content.length,
+              estimated_tokens: estimateTokens(event.result.content),
+            },
+          }
         : event;
     fs.writeSync(fd, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
   };

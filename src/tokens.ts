@@ -16,7 +16,9 @@ import { toolSchemas } from "./tools/index.js";
 /** The one user message every row of the table is counted with. */
 export const FIXED_QUESTION = "Where is main defined?";
 
-interface Encoder { encode(text: string, allowedSpecial: "all"): Uint32Array }
+interface Encoder {
+  encode(text: string, allowedSpecial: "all"): Uint32Array;
+}
 let encoder: Encoder | undefined;
 
 /**
@@ -31,7 +33,12 @@ export function estimateTokens(text: string): number {
 }
 
 type ToolSchema = ReturnType<typeof toolSchemas>[number];
-export interface CountRequest { model: string; system: string; messages: { role: "user"; content: string }[]; tools?: ToolSchema[] }
+export interface CountRequest {
+  model: string;
+  system: string;
+  messages: { role: "user"; content: string }[];
+  tools?: ToolSchema[];
+}
 /** Counts the input tokens of one request, exactly (API) or by estimate. */
 export type Counter = (request: CountRequest) => Promise<number>;
 
@@ -41,7 +48,9 @@ export const ESTIMATE_NOTE =
 
 /** The offline counter: the texts the request carries, tokenized locally. */
 export const estimateCounter: Counter = async ({ system, messages, tools = [] }) =>
-  estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) + tools.reduce((sum, t) => sum + estimateTokens(JSON.stringify(t)), 0);
+  estimateTokens(system) +
+  messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) +
+  tools.reduce((sum, t) => sum + estimateTokens(JSON.stringify(t)), 0);
 
 export interface SchemaCosts {
   mode: "exact" | "estimate";
@@ -57,7 +66,10 @@ export interface SchemaCosts {
   /** Each schema alone, split into description and input_schema (always estimated locally). */
   parts: { name: string; description: Size; input_schema: Size; properties: ({ name: string } & Size)[] }[];
 }
-export interface Size { chars: number; tokens: number }
+export interface Size {
+  chars: number;
+  tokens: number;
+}
 
 /** The schema costs for `scout tokens` and /tokens: exact through the API, or estimated offline. */
 export function schemaCosts(exact: boolean, model: string, only?: string): Promise<SchemaCosts> {
@@ -65,10 +77,18 @@ export function schemaCosts(exact: boolean, model: string, only?: string): Promi
 }
 
 /** Counts the baseline and each cumulative tool set: one count per row, 1 + number of tools in all. */
-export async function measureSchemaCosts(count: Counter, mode: SchemaCosts["mode"], model: string, only?: string): Promise<SchemaCosts> {
+export async function measureSchemaCosts(
+  count: Counter,
+  mode: SchemaCosts["mode"],
+  model: string,
+  only?: string,
+): Promise<SchemaCosts> {
   const schemas = toolSchemas().filter((tool) => !only || tool.name === only);
   const request = (tools: ToolSchema[]): CountRequest => ({
-    model, system: SYSTEM_PROMPT, messages: [{ role: "user", content: FIXED_QUESTION }], ...(tools.length ? { tools } : {}),
+    model,
+    system: SYSTEM_PROMPT,
+    messages: [{ role: "user", content: FIXED_QUESTION }],
+    ...(tools.length ? { tools } : {}),
   });
   const baseline = await count(request([]));
   const tools: SchemaCosts["tools"] = [];
@@ -83,15 +103,28 @@ export async function measureSchemaCosts(count: Counter, mode: SchemaCosts["mode
     name: tool.name,
     description: size(tool.description),
     input_schema: size(JSON.stringify(tool.input_schema)),
-    properties: Object.entries(tool.input_schema.properties).map(([name, property]) => ({ name, ...size(JSON.stringify(property)) })),
+    properties: Object.entries(tool.input_schema.properties).map(([name, property]) => ({
+      name,
+      ...size(JSON.stringify(property)),
+    })),
   }));
-  return { mode, note: mode === "exact" ? EXACT_NOTE : ESTIMATE_NOTE, model, question: FIXED_QUESTION, baseline, tools, total: previous - baseline, parts };
+  return {
+    mode,
+    note: mode === "exact" ? EXACT_NOTE : ESTIMATE_NOTE,
+    model,
+    question: FIXED_QUESTION,
+    baseline,
+    tools,
+    total: previous - baseline,
+    parts,
+  };
 }
 
 /** The table `scout tokens` prints; the same numbers as --json. */
 export function formatSchemaCosts(costs: SchemaCosts): string {
   const approx = costs.mode === "estimate" ? "~" : "";
-  const row = (label: string, cumulative: string, marginal: string) => `${label.padEnd(22)}${cumulative.padStart(12)}${marginal.padStart(12)}`.trimEnd();
+  const row = (label: string, cumulative: string, marginal: string) =>
+    `${label.padEnd(22)}${cumulative.padStart(12)}${marginal.padStart(12)}`.trimEnd();
   const lines = [
     `Tool schema token costs (${costs.mode}) · model ${costs.model}`,
     `  ${costs.note}`,
@@ -99,17 +132,32 @@ export function formatSchemaCosts(costs: SchemaCosts): string {
     "",
     row("", "cumulative", "marginal"),
     row("baseline (no tools)", approx + formatCount(costs.baseline), ""),
-    ...costs.tools.map((tool, i) => row(`+ ${tool.name}`, approx + formatCount(tool.cumulative), `+${formatCount(tool.marginal)}${i === 0 && costs.mode === "exact" ? " *" : ""}`)),
+    ...costs.tools.map((tool, i) =>
+      row(
+        `+ ${tool.name}`,
+        approx + formatCount(tool.cumulative),
+        `+${formatCount(tool.marginal)}${i === 0 && costs.mode === "exact" ? " *" : ""}`,
+      ),
+    ),
     row("all tool schemas", "", `${approx}${formatCount(costs.total)}`),
     "",
   ];
-  if (costs.mode === "exact") lines.push("* the first tool's row also carries the hidden tool-use system prompt the API adds when any tool is present.", "");
-  lines.push("Each schema alone (local estimate): description vs input_schema", `${"".padEnd(14)}${"description".padStart(22)}${"input_schema".padStart(22)}`);
+  if (costs.mode === "exact")
+    lines.push(
+      "* the first tool's row also carries the hidden tool-use system prompt the API adds when any tool is present.",
+      "",
+    );
+  lines.push(
+    "Each schema alone (local estimate): description vs input_schema",
+    `${"".padEnd(14)}${"description".padStart(22)}${"input_schema".padStart(22)}`,
+  );
   const size = (s: Size) => `${formatCount(s.chars)} chars ~${formatCount(s.tokens)} tok`;
-  for (const part of costs.parts) lines.push(`${part.name.padEnd(14)}${size(part.description).padStart(22)}${size(part.input_schema).padStart(22)}`);
+  for (const part of costs.parts)
+    lines.push(`${part.name.padEnd(14)}${size(part.description).padStart(22)}${size(part.input_schema).padStart(22)}`);
   if (costs.parts.length === 1) {
     lines.push("", `${costs.parts[0].name}'s input_schema, property by property (local estimate):`);
-    for (const property of costs.parts[0].properties) lines.push(`  ${property.name.padEnd(12)}${size(property).padStart(22)}`);
+    for (const property of costs.parts[0].properties)
+      lines.push(`  ${property.name.padEnd(12)}${size(property).padStart(22)}`);
   }
   return lines.join("\n");
 }
@@ -134,9 +182,15 @@ export class SessionUsage {
     if (this.turns.length === 0) return "This session: no turns yet.";
     const source = offline ? "the offline model's own estimates" : "as the API reported it";
     const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
-    this.turns.forEach((turn, i) => lines.push(`  turn ${i + 1}: ${formatCount(turn.input_tokens)} input · ${formatCount(turn.output_tokens)} output tokens`));
+    for (const [i, turn] of this.turns.entries()) {
+      lines.push(
+        `  turn ${i + 1}: ${formatCount(turn.input_tokens)} input · ${formatCount(turn.output_tokens)} output tokens`,
+      );
+    }
     for (const [name, tool] of this.tools) {
-      lines.push(`  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`);
+      lines.push(
+        `  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`,
+      );
     }
     return lines.join("\n");
   }

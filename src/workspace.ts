@@ -32,7 +32,12 @@ const ALLOWED_ENV_EXAMPLES = [".env.example", ".env.sample", ".env.template"];
 export const DENIED_GLOBS = [
   ...DENIED_DIRS.map((dir) => `!${dir}/`),
   ...DENIED_NAMES.map((name) => `!${name}`),
-  "!.env", "!*.pem", "!*.key", "!id_rsa*", "!id_ed25519*", "!id_ecdsa*",
+  "!.env",
+  "!*.pem",
+  "!*.key",
+  "!id_rsa*",
+  "!id_ed25519*",
+  "!id_ecdsa*",
 ];
 
 /** True when one path segment (a file or directory name) is protected. */
@@ -47,9 +52,7 @@ export function isDenied(relPath: string): boolean {
   return relPath.split("/").some(isDeniedName);
 }
 
-export type Resolved =
-  | { ok: true; abs: string; rel: string }
-  | { ok: false; error: string };
+export type Resolved = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
 /**
  * One workspace root and what is visible in it. It remembers the ignore
@@ -87,8 +90,16 @@ export class Workspace {
   resolveInWorkspace(input: string, argName = "path"): Resolved {
     if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
-    if (input.startsWith("~")) return { ok: false, error: `${argName} "${input}": "~" is not expanded; give a path relative to the workspace root` };
-    if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input)) return { ok: false, error: `${argName} "${input}": Windows drive and UNC paths are not supported; give a path relative to the workspace root` };
+    if (input.startsWith("~"))
+      return {
+        ok: false,
+        error: `${argName} "${input}": "~" is not expanded; give a path relative to the workspace root`,
+      };
+    if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input))
+      return {
+        ok: false,
+        error: `${argName} "${input}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
+      };
 
     const lexical = path.resolve(this.root, input);
     const real = realpathOfDeepestExisting(lexical);
@@ -167,7 +178,8 @@ function readIgnoreFile(file: string): Ignore | null {
   try {
     // Never follow a symlinked ignore file: it could be any file, inside or out.
     // Case-sensitive, as git and rg are on Linux.
-    if (fs.lstatSync(file).isFile()) return ignore({ ignorecase: false }).add(withSafeGlobstars(fs.readFileSync(file, "utf8")));
+    if (fs.lstatSync(file).isFile())
+      return ignore({ ignorecase: false }).add(withSafeGlobstars(fs.readFileSync(file, "utf8")));
   } catch {
     // no ignore file here
   }
@@ -190,7 +202,7 @@ function withSafeGlobstars(rules: string): string {
 function isInside(root: string, abs: string): boolean {
   const rel = path.relative(root, abs);
   // "..foo" is a name inside the root; ".." and "../x" are not.
-  return rel !== ".." && !rel.startsWith(".." + path.sep) && !path.isAbsolute(rel);
+  return rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** realpath of the path, or of its deepest existing ancestor joined with the rest. */
@@ -212,9 +224,15 @@ function realpathOfDeepestExisting(abs: string): string {
 function outside(argName: string, input: string): Resolved {
   // An absolute path is not echoed back: tool output never shows host paths.
   const shown = path.isAbsolute(input) ? "(an absolute path)" : `"${input}"`;
-  return { ok: false, error: `${argName} ${shown} is outside the workspace; paths must stay inside the directory Scout was started in` };
+  return {
+    ok: false,
+    error: `${argName} ${shown} is outside the workspace; paths must stay inside the directory Scout was started in`,
+  };
 }
 
 function protectedPath(argName: string, rel: string): Resolved {
-  return { ok: false, error: `${argName} "${rel}" is protected (secrets, keys and .git internals are never read or listed)` };
+  return {
+    ok: false,
+    error: `${argName} "${rel}" is protected (secrets, keys and .git internals are never read or listed)`,
+  };
 }

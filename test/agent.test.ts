@@ -1,7 +1,14 @@
 // The loop against a scripted model: every request it sends is recorded, so
 // the tests assert the exact history the model saw on each call.
 import { describe, expect, it } from "vitest";
-import { runTurn, type ContentBlock, type MessageParam, type Model, type ModelRequest, type StepEvent } from "../src/agent.js";
+import {
+  runTurn,
+  type ContentBlock,
+  type MessageParam,
+  type Model,
+  type ModelRequest,
+  type StepEvent,
+} from "../src/agent.js";
 import { Workspace } from "../src/workspace.js";
 import { makeTree } from "./helpers.js";
 
@@ -33,7 +40,13 @@ function setup(replies: Reply[], maxSteps?: number) {
   const events: StepEvent[] = [];
   const history: MessageParam[] = [];
   const run = (question: string, signal?: AbortSignal) =>
-    runTurn(question, history, { model, workspace: new Workspace(root), maxSteps, signal, onStep: (e) => events.push(e) });
+    runTurn(question, history, {
+      model,
+      workspace: new Workspace(root),
+      maxSteps,
+      signal,
+      onStep: (e) => events.push(e),
+    });
   return { run, requests, events, history };
 }
 
@@ -44,13 +57,23 @@ describe("runTurn", () => {
       { content: [text("main is at src/app.ts:1")], stop_reason: "end_turn" },
     ]);
     const result = await run("where is main?");
-    expect(result).toMatchObject({ text: "main is at src/app.ts:1", stopReason: "end_turn", modelCalls: 2, toolCalls: ["grep"] });
+    expect(result).toMatchObject({
+      text: "main is at src/app.ts:1",
+      stopReason: "end_turn",
+      modelCalls: 2,
+      toolCalls: ["grep"],
+    });
     expect(requests[0].messages).toEqual([{ role: "user", content: "where is main?" }]);
     expect(requests[0].tools.map((t) => t.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
     expect(requests[1].messages).toEqual([
       { role: "user", content: "where is main?" },
       { role: "assistant", content: [text("Searching."), use("t1", "grep", { pattern: "main" })] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "src/app.ts:1:export function main() {", is_error: false }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "src/app.ts:1:export function main() {", is_error: false },
+        ],
+      },
     ]);
     expect(history).toHaveLength(4);
     expect(history[3]).toEqual({ role: "assistant", content: [text("main is at src/app.ts:1")] });
@@ -65,7 +88,12 @@ describe("runTurn", () => {
     expect(requests[1].messages[2]).toEqual({
       role: "user",
       content: [
-        { type: "tool_result", tool_use_id: "a", content: expect.stringMatching(/src\/\n|README.md\n/), is_error: false },
+        {
+          type: "tool_result",
+          tool_use_id: "a",
+          content: expect.stringMatching(/src\/\n|README.md\n/),
+          is_error: false,
+        },
         { type: "tool_result", tool_use_id: "b", content: "1\t# demo\n(lines 1-1 of 1)", is_error: false },
       ],
     });
@@ -79,9 +107,18 @@ describe("runTurn", () => {
     const result = await run("break things");
     expect(result.stopReason).toBe("end_turn");
     const results = requests[1].messages[2].content as Array<{ content: string; is_error: boolean }>;
-    expect(results[0]).toMatchObject({ is_error: true, content: expect.stringContaining('unknown tool "delete_everything"') });
-    expect(results[1]).toMatchObject({ is_error: true, content: expect.stringContaining('argument "path" must be a string') });
-    expect(events.filter((e) => e.type === "tool").map((e) => e.type === "tool" && e.result.isError)).toEqual([true, true]);
+    expect(results[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('unknown tool "delete_everything"'),
+    });
+    expect(results[1]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('argument "path" must be a string'),
+    });
+    expect(events.filter((e) => e.type === "tool").map((e) => e.type === "tool" && e.result.isError)).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it("stops at the step cap with a valid history", async () => {
@@ -97,7 +134,9 @@ describe("runTurn", () => {
   });
 
   it("shows a max_tokens answer and drops an unfinished tool_use from the history", async () => {
-    const { run, history } = setup([{ content: [text("The answer is"), use("cut", "grep", { pattern: "x" })], stop_reason: "max_tokens" }]);
+    const { run, history } = setup([
+      { content: [text("The answer is"), use("cut", "grep", { pattern: "x" })], stop_reason: "max_tokens" },
+    ]);
     const result = await run("long question");
     expect(result).toMatchObject({ text: "The answer is", stopReason: "max_tokens", modelCalls: 1 });
     expect(history[1]).toEqual({ role: "assistant", content: [text("The answer is")] });
@@ -120,7 +159,10 @@ describe("runTurn", () => {
     ]);
     await run("one");
     await expect(run("two")).rejects.toThrow("overloaded");
-    expect(history).toEqual([{ role: "user", content: "one" }, { role: "assistant", content: [text("first")] }]);
+    expect(history).toEqual([
+      { role: "user", content: "one" },
+      { role: "assistant", content: [text("first")] },
+    ]);
     await run("three");
     expect(requests[3].messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(requests[3].messages[2]).toEqual({ role: "user", content: "three" });
@@ -145,6 +187,9 @@ describe("runTurn", () => {
     expect(events.map((e) => e.type)).toEqual(["model_start", "model", "tool", "model_start", "model", "turn"]);
     const tool = events[2];
     expect(tool).toMatchObject({ type: "tool", step: 1, name: "grep", input: { pattern: "main" } });
-    expect(events[5]).toMatchObject({ type: "turn", result: { toolCalls: ["grep"], usage: { input_tokens: 20, output_tokens: 10 } } });
+    expect(events[5]).toMatchObject({
+      type: "turn",
+      result: { toolCalls: ["grep"], usage: { input_tokens: 20, output_tokens: 10 } },
+    });
   });
 });

@@ -15,19 +15,31 @@ afterEach(() => api.close());
 describe("the scripted Messages-API server", () => {
   it("answers messages.create with the scripted message as JSON", async () => {
     api.script(reply([text("Searching."), toolUse("toolu_1", "grep", { pattern: "x" })]));
-    const message = await client.messages.create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] });
+    const message = await client.messages.create({
+      model: "m",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "q" }],
+    });
     expect(message).toMatchObject({
       model: "m",
       stop_reason: "tool_use",
-      content: [{ type: "text", text: "Searching." }, { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "x" } }],
+      content: [
+        { type: "text", text: "Searching." },
+        { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "x" } },
+      ],
     });
     expect(api.requests[0].body).toEqual({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] });
   });
 
   it("streams the same message as events the SDK puts back together", async () => {
     api.script(reply([text("Searching."), toolUse("toolu_1", "grep", { pattern: "x" })]));
-    const message = await client.messages.stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] }).finalMessage();
-    expect(message.content).toEqual([{ type: "text", text: "Searching." }, { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "x" } }]);
+    const message = await client.messages
+      .stream({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] })
+      .finalMessage();
+    expect(message.content).toEqual([
+      { type: "text", text: "Searching." },
+      { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "x" } },
+    ]);
     expect(message.stop_reason).toBe("tool_use");
     expect(message.usage).toMatchObject({ input_tokens: 100, output_tokens: 20 });
   });
@@ -36,13 +48,21 @@ describe("the scripted Messages-API server", () => {
     api.scriptCount(count(42));
     const params = { model: "m", messages: [{ role: "user" as const, content: "q" }] };
     expect(await client.messages.countTokens(params)).toEqual({ input_tokens: 42 });
-    await expect(client.messages.countTokens(params)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("nothing scripted") });
-    expect(api.requests.map((request) => request.path)).toEqual(["/v1/messages/count_tokens", "/v1/messages/count_tokens"]);
+    await expect(client.messages.countTokens(params)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("nothing scripted"),
+    });
+    expect(api.requests.map((request) => request.path)).toEqual([
+      "/v1/messages/count_tokens",
+      "/v1/messages/count_tokens",
+    ]);
   });
 
   it("sends scripted errors with the API's error body", async () => {
     api.script(apiError(529, "overloaded_error", "Overloaded"));
-    await expect(client.messages.create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] })).rejects.toMatchObject({
+    await expect(
+      client.messages.create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: "q" }] }),
+    ).rejects.toMatchObject({
       status: 529,
       error: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
     });

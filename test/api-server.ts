@@ -19,14 +19,27 @@ export type Scripted =
   | { kind: "hang" };
 
 export const text = (text: string): Block => ({ type: "text", text });
-export const toolUse = (id: string, name: string, input: Record<string, unknown>): Block => ({ type: "tool_use", id, name, input });
+export const toolUse = (id: string, name: string, input: Record<string, unknown>): Block => ({
+  type: "tool_use",
+  id,
+  name,
+  input,
+});
 
 /** An assistant message; its stop_reason is tool_use when it holds a tool_use block, unless given. */
-export function reply(content: Block[], stop_reason = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn"): Scripted {
+export function reply(
+  content: Block[],
+  stop_reason = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn",
+): Scripted {
   return { kind: "message", content, stop_reason, usage: { input_tokens: 100, output_tokens: 20 } };
 }
 /** An HTTP error with the API's error body, e.g. apiError(529, "overloaded_error", "Overloaded"). */
-export const apiError = (status: number, type: string, message: string): Scripted => ({ kind: "error", status, type, message });
+export const apiError = (status: number, type: string, message: string): Scripted => ({
+  kind: "error",
+  status,
+  type,
+  message,
+});
 /** A stream that starts (status 200) and then fails with an error event, as an overload mid-answer does. */
 export const streamError = (type: string, message: string): Scripted => ({ kind: "stream_error", type, message });
 /** A stream that starts writing `text` and then stalls, never finishing (until the client gives up). */
@@ -36,7 +49,11 @@ export const count = (input_tokens: number): Scripted => ({ kind: "count", input
 /** Receives the request and never answers (until the client gives up). */
 export const hang: Scripted = { kind: "hang" };
 
-export interface RecordedRequest { path: string; headers: http.IncomingHttpHeaders; body: any }
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
 
 export interface ApiServer {
   url: string;
@@ -66,14 +83,23 @@ export async function startApiServer(): Promise<ApiServer> {
 
     const queue = req.method === "POST" ? queues[path] : undefined;
     // Nothing scripted: a 400 (never retried) that says so, so the test fails clearly.
-    const next = queue?.shift() ?? apiError(400, "invalid_request_error", `api-server: nothing scripted for ${req.method} ${path}`);
+    const next =
+      queue?.shift() ??
+      apiError(400, "invalid_request_error", `api-server: nothing scripted for ${req.method} ${path}`);
     if (next.kind === "hang") return; // the socket stays open until the client aborts
-    if (next.kind === "error") return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
+    if (next.kind === "error")
+      return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
     if (next.kind === "count") return sendJson(res, 200, { input_tokens: next.input_tokens });
     if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model);
     const message = {
-      id: `msg_${requests.length}`, type: "message", role: "assistant", model: body?.model ?? "unknown",
-      content: next.content, stop_reason: next.stop_reason, stop_sequence: null, usage: next.usage,
+      id: `msg_${requests.length}`,
+      type: "message",
+      role: "assistant",
+      model: body?.model ?? "unknown",
+      content: next.content,
+      stop_reason: next.stop_reason,
+      stop_sequence: null,
+      usage: next.usage,
     };
     if (body?.stream) sendStream(res, message);
     else sendJson(res, 200, message);
@@ -104,31 +130,58 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
  * (text_delta, or input_json_delta with the input JSON in pieces) and
  * content_block_stop, then message_delta (stop_reason, output tokens) and message_stop.
  */
-function sendStream(res: http.ServerResponse, message: { content: Block[]; stop_reason: string; usage: { output_tokens: number } }): void {
+function sendStream(
+  res: http.ServerResponse,
+  message: { content: Block[]; stop_reason: string; usage: { output_tokens: number } },
+): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const send = (data: { type: string; [key: string]: unknown }) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
-  send({ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } });
+  const send = (data: { type: string; [key: string]: unknown }) =>
+    res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  send({
+    type: "message_start",
+    message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+  });
   send({ type: "ping" });
   message.content.forEach((block, index) => {
     if (block.type === "text") {
       send({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      for (const piece of halves(block.text)) send({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+      for (const piece of halves(block.text))
+        send({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
     } else {
       send({ type: "content_block_start", index, content_block: { ...block, input: {} } });
-      for (const piece of halves(JSON.stringify(block.input))) send({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+      for (const piece of halves(JSON.stringify(block.input)))
+        send({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
     }
     send({ type: "content_block_stop", index });
   });
-  send({ type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+  send({
+    type: "message_delta",
+    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    usage: { output_tokens: message.usage.output_tokens },
+  });
   send({ type: "message_stop" });
   res.end();
 }
 
 /** A stream that starts, then fails with an error event, or stalls after some text. */
-function sendBrokenStream(res: http.ServerResponse, how: Scripted & { kind: "stream_error" | "stall" }, model: string): void {
+function sendBrokenStream(
+  res: http.ServerResponse,
+  how: Scripted & { kind: "stream_error" | "stall" },
+  model: string,
+): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const send = (data: { type: string; [key: string]: unknown }) => res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
-  const message = { id: "msg_broken", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
+  const send = (data: { type: string; [key: string]: unknown }) =>
+    res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const message = {
+    id: "msg_broken",
+    type: "message",
+    role: "assistant",
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 100, output_tokens: 1 },
+  };
   send({ type: "message_start", message });
   if (how.kind === "stream_error") {
     send({ type: "error", error: { type: how.type, message: how.message } });

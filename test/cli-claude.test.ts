@@ -5,7 +5,17 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { apiError, hang, reply, stall, startApiServer, streamError, text, toolUse, type ApiServer } from "./api-server.js";
+import {
+  apiError,
+  hang,
+  reply,
+  stall,
+  startApiServer,
+  streamError,
+  text,
+  toolUse,
+  type ApiServer,
+} from "./api-server.js";
 import { CLI, makeTree, runCli } from "./helpers.js";
 
 const FILES = {
@@ -23,7 +33,13 @@ afterEach(() => api.close());
 
 /** The environment that sends the real SDK to our server (and nothing else). */
 function claudeEnv(extra: Record<string, string | undefined> = {}) {
-  return { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined, ...extra };
+  return {
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_AUTH_TOKEN: undefined,
+    SCOUT_MODEL: undefined,
+    ...extra,
+  };
 }
 const scout = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
   runCli(["--cwd", root, ...args], { cwd: root, input: options.input, env: claudeEnv(options.env), timeoutMs: 60_000 });
@@ -48,22 +64,37 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(first.body.model).toBe("claude-haiku-4-5");
     expect(first.body.system).toContain("grep");
     expect(first.body.messages).toEqual([{ role: "user", content: "where is safe_path defined?" }]);
-    expect(first.body.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["glob", "grep", "list_files", "read_file"]);
+    expect(first.body.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+      "glob",
+      "grep",
+      "list_files",
+      "read_file",
+    ]);
     for (const tool of first.body.tools) {
       expect(Object.keys(tool).sort()).toEqual(["description", "input_schema", "name"]);
       expect(tool.input_schema.type).toBe("object");
       expect(tool.description.length).toBeGreaterThan(20);
     }
-    expect(first.body.tools.find((tool: { name: string }) => tool.name === "grep").input_schema.required).toEqual(["pattern"]);
+    expect(first.body.tools.find((tool: { name: string }) => tool.name === "grep").input_schema.required).toEqual([
+      "pattern",
+    ]);
 
     // The second request: the question, the assistant's message as streamed, the grep result.
     expect(messagesOf(1)).toEqual([
       { role: "user", content: "where is safe_path defined?" },
-      { role: "assistant", content: [
-        { type: "text", text: "Let me search." },
-        { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "safe_path" } },
-      ] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "app.py:3:def safe_path(p):", is_error: false }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me search." },
+          { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "safe_path" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "app.py:3:def safe_path(p):", is_error: false },
+        ],
+      },
     ]);
     // The third: the failed read_file comes back as an error result, and the conversation goes on.
     const failed = messagesOf(2).at(-1);
@@ -89,7 +120,10 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
 
   it("runs two tool_use blocks of one message and returns both results in order, in one message", async () => {
     api.script(
-      reply([toolUse("toolu_a", "glob", { pattern: "**/*.py" }), toolUse("toolu_b", "read_file", { path: "README.md" })]),
+      reply([
+        toolUse("toolu_a", "glob", { pattern: "**/*.py" }),
+        toolUse("toolu_b", "read_file", { path: "README.md" }),
+      ]),
       reply([text("One Python file, app.py.")]),
     );
     const run = await scout(["-p", "what is here?"]);
@@ -111,7 +145,11 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     await scout(["-p", "q", "--model", "claude-sonnet-4-5"], { env: { SCOUT_MODEL: "claude-opus-4-1" } });
     await scout(["-p", "q"], { env: { SCOUT_MODEL: "claude-opus-4-1" } });
     await scout(["-p", "q"]);
-    expect(api.requests.map((request) => request.body.model)).toEqual(["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"]);
+    expect(api.requests.map((request) => request.body.model)).toEqual([
+      "claude-sonnet-4-5",
+      "claude-opus-4-1",
+      "claude-haiku-4-5",
+    ]);
   });
 
   it("talks to Claude with ANTHROPIC_AUTH_TOKEN alone, sent as a Bearer token", async () => {
@@ -122,7 +160,10 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
   });
 
   it("--quiet: the answer on stdout and nothing on stderr, not even the text before tool calls", async () => {
-    api.script(reply([text("Let me search."), toolUse("toolu_1", "grep", { pattern: "safe_path" })]), reply([text("app.py:3")]));
+    api.script(
+      reply([text("Let me search."), toolUse("toolu_1", "grep", { pattern: "safe_path" })]),
+      reply([text("app.py:3")]),
+    );
     const run = await scout(["-p", "where is safe_path?", "--quiet"]);
     expect(run.stdout).toBe("app.py:3\n");
     expect(run.stderr).toBe("");
@@ -135,7 +176,11 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     const run = await scout(["-p", "who calls normpath?", "--trace", trace]);
     expect(run.code).toBe(0);
 
-    const records = fs.readFileSync(trace, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = fs
+      .readFileSync(trace, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((record) => record.type)).toEqual(["model", "tool", "model", "turn"]);
     expect(records[1]).toMatchObject({
       name: "grep",
@@ -194,7 +239,11 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     child.kill("SIGKILL");
     await exited;
 
-    const records = fs.readFileSync(trace, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    const records = fs
+      .readFileSync(trace, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(records.map((record) => record.type)).toEqual(["model", "tool"]);
     expect(records[1].result.content).toBe("app.py:3:def safe_path(p):");
   });
@@ -216,13 +265,18 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await scout([], { input: "first?\nsecond?\n" });
 
     expect(api.requests).toHaveLength(4); // the first try and the SDK's 2 retries, then the second question
-    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual(["scout: overloaded, still after retries: Overloaded"]);
+    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual([
+      "scout: overloaded, still after retries: Overloaded",
+    ]);
     expect(run.stdout).toBe("Back.\n");
     expect(run.code).toBe(1);
   });
 
   it("a 400 is one clear line with the API's message; the next question is answered; exit status 1", async () => {
-    api.script(apiError(400, "invalid_request_error", "messages.0.content: field required"), reply([text("Second answer.")]));
+    api.script(
+      apiError(400, "invalid_request_error", "messages.0.content: field required"),
+      reply([text("Second answer.")]),
+    );
     const run = await scout([], { input: "first?\nsecond?\n" });
 
     expect(api.requests).toHaveLength(2); // a 400 is not retried
@@ -244,7 +298,11 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await scout([], { input: "first?\nsecond?\n" });
 
     expect(run.stderr).toContain("scout: invalid request (400): too long");
-    expect(stepLines(run.stderr).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual(["[1] model", "[2] grep", "[1] model"]);
+    expect(stepLines(run.stderr).map((line) => line.split(" ").slice(0, 2).join(" "))).toEqual([
+      "[1] model",
+      "[2] grep",
+      "[1] model",
+    ]);
     expect(run.code).toBe(1);
   });
 
@@ -253,7 +311,9 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await scout([], { input: "first?\nsecond?\n" });
 
     expect(api.requests).toHaveLength(2);
-    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual(["scout: overloaded, in the middle of the answer: Overloaded"]);
+    expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual([
+      "scout: overloaded, in the middle of the answer: Overloaded",
+    ]);
     expect(messagesOf(1)).toEqual([{ role: "user", content: "second?" }]);
     expect(run.stdout).toBe("Back.\n");
     expect(run.code).toBe(1);
@@ -264,7 +324,9 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await scout(["-p", "hello?"]);
 
     expect(api.requests).toHaveLength(1);
-    expect(run.stderr.trimEnd()).toBe("scout: bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): invalid x-api-key");
+    expect(run.stderr.trimEnd()).toBe(
+      "scout: bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): invalid x-api-key",
+    );
     expect(run.stdout).toBe("");
     expect(run.code).toBe(1);
   });
@@ -276,7 +338,9 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
 
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`scout: network: could not reach the API at ${gone} (connect ECONNREFUSED ${gone.replace("http://", "")})`);
+    expect(lines[0]).toBe(
+      `scout: network: could not reach the API at ${gone} (connect ECONNREFUSED ${gone.replace("http://", "")})`,
+    );
     expect(run.code).toBe(1);
   });
 
@@ -323,15 +387,20 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
 
 /** Starts the CLI with piped stdin that stays open until the test ends it. */
 function startScout(args: string[] = []) {
-  const child = spawn(process.execPath, [CLI, "--cwd", root, ...args], { cwd: root, env: withoutUndefined({ ...process.env, NO_COLOR: "1", ...claudeEnv() }) });
+  const child = spawn(process.execPath, [CLI, "--cwd", root, ...args], {
+    cwd: root,
+    env: withoutUndefined({ ...process.env, NO_COLOR: "1", ...claudeEnv() }),
+  });
   const run = { stdout: "", stderr: "", code: undefined as number | null | undefined };
   child.stdout.on("data", (chunk) => (run.stdout += chunk));
   child.stderr.on("data", (chunk) => (run.stderr += chunk));
   const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000); // a stuck child fails the test instead of outliving it
-  const exited = new Promise<typeof run>((resolve) => child.on("close", (code) => {
-    clearTimeout(watchdog);
-    resolve({ ...run, code });
-  }));
+  const exited = new Promise<typeof run>((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(watchdog);
+      resolve({ ...run, code });
+    }),
+  );
   return { child, exited };
 }
 

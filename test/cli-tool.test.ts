@@ -21,8 +21,12 @@ describe("scout tool", () => {
   });
 
   it("prints the same text as the model gets for each tool", async () => {
-    expect((await runCli(["tool", "read_file", '{"path":"a.txt","offset":2}'], { cwd: root })).stdout).toBe("2\tworld\n(lines 2-2 of 2)\n");
-    expect((await runCli(["tool", "list_files"], { cwd: root })).stdout).toBe("a.txt\nsrc/\n(1 entry hidden by ignore rules or protection)\n");
+    expect((await runCli(["tool", "read_file", '{"path":"a.txt","offset":2}'], { cwd: root })).stdout).toBe(
+      "2\tworld\n(lines 2-2 of 2)\n",
+    );
+    expect((await runCli(["tool", "list_files"], { cwd: root })).stdout).toBe(
+      "a.txt\nsrc/\n(1 entry hidden by ignore rules or protection)\n",
+    );
     expect((await runCli(["tool", "glob", '{"pattern":"**/*.ts"}'], { cwd: root })).stdout).toBe("src/main.ts\n");
   });
 
@@ -58,7 +62,10 @@ describe("scout tool", () => {
   });
 
   it("exits 2 without a tool name, or with a second argument", async () => {
-    expect(await runCli(["tool"], { cwd: root })).toMatchObject({ code: 2, stderr: "scout: scout tool needs a tool name; try: scout tool --list\nTry: scout --help\n" });
+    expect(await runCli(["tool"], { cwd: root })).toMatchObject({
+      code: 2,
+      stderr: "scout: scout tool needs a tool name; try: scout tool --list\nTry: scout --help\n",
+    });
     expect((await runCli(["tool", "grep", '{"pattern":"a"}', "extra"], { cwd: root })).code).toBe(2);
     expect((await runCli(["tool", "grep", "--bogus"], { cwd: root })).code).toBe(2);
   });
@@ -72,8 +79,16 @@ describe("scout tool", () => {
 
   it("--cwd DIR sets the workspace, before or after the tool's arguments", async () => {
     const elsewhere = path.dirname(root);
-    expect(await runCli(["tool", "--cwd", root, "glob", '{"pattern":"*.txt"}'], { cwd: elsewhere })).toEqual({ code: 0, stdout: "a.txt\n", stderr: "" });
-    expect(await runCli(["tool", "read_file", '{"path":"src/main.ts"}', "--cwd", path.join(root, "src")], { cwd: elsewhere })).toMatchObject({
+    expect(await runCli(["tool", "--cwd", root, "glob", '{"pattern":"*.txt"}'], { cwd: elsewhere })).toEqual({
+      code: 0,
+      stdout: "a.txt\n",
+      stderr: "",
+    });
+    expect(
+      await runCli(["tool", "read_file", '{"path":"src/main.ts"}', "--cwd", path.join(root, "src")], {
+        cwd: elsewhere,
+      }),
+    ).toMatchObject({
       code: 1,
       stdout: "Error: file not found: src/main.ts; did you mean: main.ts?\n",
     });

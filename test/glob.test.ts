@@ -21,7 +21,11 @@ describe("glob: matching and order", () => {
 
   it("returns files newest first, ties by path", async () => {
     const result = await call(root, "glob", { pattern: "**/*.ts" });
-    expect(result).toEqual({ content: "src/main.ts\nsrc/tools/grep.ts\nsrc/tools/test_grep.ts\nsrc/util.ts", isError: false, summary: "4 files" });
+    expect(result).toEqual({
+      content: "src/main.ts\nsrc/tools/grep.ts\nsrc/tools/test_grep.ts\nsrc/util.ts",
+      isError: false,
+      summary: "4 files",
+    });
   });
 
   it("matches a pattern with a directory part", async () => {
@@ -29,7 +33,9 @@ describe("glob: matching and order", () => {
   });
 
   it("searches under path, showing paths relative to the workspace root", async () => {
-    expect((await call(root, "glob", { pattern: "*.ts", path: "src/tools" })).content).toBe("src/tools/grep.ts\nsrc/tools/test_grep.ts");
+    expect((await call(root, "glob", { pattern: "*.ts", path: "src/tools" })).content).toBe(
+      "src/tools/grep.ts\nsrc/tools/test_grep.ts",
+    );
   });
 
   it("returns files only, never directories", async () => {
@@ -45,30 +51,43 @@ describe("glob: matching and order", () => {
   });
 
   it("says so when nothing matches, which is not an error", async () => {
-    expect(await call(root, "glob", { pattern: "**/*.py", path: "src" })).toEqual({ content: 'No files match "**/*.py" in src.', isError: false, summary: "no files" });
+    expect(await call(root, "glob", { pattern: "**/*.py", path: "src" })).toEqual({
+      content: 'No files match "**/*.py" in src.',
+      isError: false,
+      summary: "no files",
+    });
   });
 
   it("shows clean relative paths for patterns with ./ or //", async () => {
     expect((await call(root, "glob", { pattern: "./src//*.ts" })).content).toBe("src/main.ts\nsrc/util.ts");
-    expect((await call(root, "glob", { pattern: "src/./tools/*.ts" })).content).toBe("src/tools/grep.ts\nsrc/tools/test_grep.ts");
+    expect((await call(root, "glob", { pattern: "src/./tools/*.ts" })).content).toBe(
+      "src/tools/grep.ts\nsrc/tools/test_grep.ts",
+    );
   });
 
   it("refuses a path that is a file or does not exist", async () => {
-    expect((await call(root, "glob", { pattern: "*", path: "README.md" })).content).toBe("Error: README.md is a file, not a directory; use read_file to read it");
-    expect((await call(root, "glob", { pattern: "*", path: "nope" })).content).toBe("Error: not found: nope; use list_files to see what exists");
+    expect((await call(root, "glob", { pattern: "*", path: "README.md" })).content).toBe(
+      "Error: README.md is a file, not a directory; use read_file to read it",
+    );
+    expect((await call(root, "glob", { pattern: "*", path: "nope" })).content).toBe(
+      "Error: not found: nope; use list_files to see what exists",
+    );
   });
 });
 
 describe("glob: the cap", () => {
   it(`shows the ${MAX_RESULT_LINES} newest and says how many there are`, async () => {
     const files: Record<string, FileSpec> = {};
-    for (let i = 0; i < 250; i++) files[`dir${i % 5}/f${String(i).padStart(3, "0")}.txt`] = { content: "", mtime: 100_000 - i };
+    for (let i = 0; i < 250; i++)
+      files[`dir${i % 5}/f${String(i).padStart(3, "0")}.txt`] = { content: "", mtime: 100_000 - i };
     const { content, summary } = await call(tree(files), "glob", { pattern: "**/*.txt" });
     const lines = content.split("\n");
     expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
     expect(lines[0]).toBe("dir0/f000.txt");
     expect(lines[MAX_RESULT_LINES - 1]).toBe("dir4/f099.txt");
-    expect(lines[MAX_RESULT_LINES]).toBe("(showing the 100 newest of 250 files; use a narrower pattern or path to see others)");
+    expect(lines[MAX_RESULT_LINES]).toBe(
+      "(showing the 100 newest of 250 files; use a narrower pattern or path to see others)",
+    );
     expect(summary).toBe("250 files");
   });
 
@@ -95,15 +114,27 @@ describe("glob: refused patterns", () => {
     ["..", "{,.}./x/*"],
     ["..", "{a,{b,..}}/*"],
   ])("refuses a %s segment: %s", async (_, pattern) => {
-    expect(await call(root, "glob", { pattern })).toMatchObject({ isError: true, content: `Error: pattern "${pattern}" must not contain a ".." segment` });
+    expect(await call(root, "glob", { pattern })).toMatchObject({
+      isError: true,
+      content: `Error: pattern "${pattern}" must not contain a ".." segment`,
+    });
   });
 
-  it.each(["/etc/*", "/**/*", "C:/Windows/*", "C:\\Windows\\*"])("refuses an absolute pattern without echoing it: %s", async (pattern) => {
-    expect(await call(root, "glob", { pattern })).toMatchObject({ isError: true, content: "Error: pattern must be relative to the workspace, not an absolute path" });
-  });
+  it.each(["/etc/*", "/**/*", "C:/Windows/*", "C:\\Windows\\*"])(
+    "refuses an absolute pattern without echoing it: %s",
+    async (pattern) => {
+      expect(await call(root, "glob", { pattern })).toMatchObject({
+        isError: true,
+        content: "Error: pattern must be relative to the workspace, not an absolute path",
+      });
+    },
+  );
 
   it("refuses ~", async () => {
-    expect(await call(root, "glob", { pattern: "~/.ssh/*" })).toMatchObject({ isError: true, content: 'Error: pattern "~/.ssh/*": "~" is not expanded; use a relative pattern' });
+    expect(await call(root, "glob", { pattern: "~/.ssh/*" })).toMatchObject({
+      isError: true,
+      content: 'Error: pattern "~/.ssh/*": "~" is not expanded; use a relative pattern',
+    });
   });
 
   it("refuses an empty pattern and a NUL byte", async () => {
@@ -114,7 +145,8 @@ describe("glob: refused patterns", () => {
 
 describe("glob: patterns that could run away end cleanly", () => {
   const root = tree({ "f1.txt": "", "a/b.txt": "" });
-  const tooMany = (pattern: string) => `Error: pattern "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
+  const tooMany = (pattern: string) =>
+    `Error: pattern "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
 
   it.each([
     "{1..100000}",
@@ -140,7 +172,8 @@ describe("glob: patterns that could run away end cleanly", () => {
     fs.symlinkSync("src", path.join(app, "src-link"));
     expect(await call(app, "glob", { pattern: "out/*" })).toMatchObject({
       isError: true,
-      content: 'Error: the folder in pattern "out" is outside the workspace; paths must stay inside the directory Scout was started in',
+      content:
+        'Error: the folder in pattern "out" is outside the workspace; paths must stay inside the directory Scout was started in',
     });
     expect((await call(app, "glob", { pattern: "{src,out}/*" })).isError).toBe(true);
     expect((await call(app, "glob", { pattern: "src-link/*.ts" })).content).toBe(

@@ -33,24 +33,39 @@ describe("grep: output", () => {
   it("prints context lines as path-line-text with -- between groups", async () => {
     const { content } = await call(root, "grep", { pattern: "foo", context: 1 });
     expect(content).toBe(
-      ["src/b.ts:1:foo", "--", "src/a.ts-1-one", "src/a.ts:2:foo two", "src/a.ts-3-three", "--", "src/a.ts-6-six", "src/a.ts:7:foo seven",
-        "--", "docs/c.md-1-Foo md", "docs/c.md:2:foo md"].join("\n"),
+      [
+        "src/b.ts:1:foo",
+        "--",
+        "src/a.ts-1-one",
+        "src/a.ts:2:foo two",
+        "src/a.ts-3-three",
+        "--",
+        "src/a.ts-6-six",
+        "src/a.ts:7:foo seven",
+        "--",
+        "docs/c.md-1-Foo md",
+        "docs/c.md:2:foo md",
+      ].join("\n"),
     );
   });
 
   it(`merges overlapping context, up to ${MAX_CONTEXT} lines`, async () => {
     const { content } = await call(root, "grep", { pattern: "foo", path: "src/a.ts", context: MAX_CONTEXT });
-    expect(content).toBe("src/a.ts-1-one\nsrc/a.ts:2:foo two\nsrc/a.ts-3-three\nsrc/a.ts-4-four\nsrc/a.ts-5-five\nsrc/a.ts-6-six\nsrc/a.ts:7:foo seven");
+    expect(content).toBe(
+      "src/a.ts-1-one\nsrc/a.ts:2:foo two\nsrc/a.ts-3-three\nsrc/a.ts-4-four\nsrc/a.ts-5-five\nsrc/a.ts-6-six\nsrc/a.ts:7:foo seven",
+    );
   });
 
   it("orders files with the same mtime by path, whatever order the directory lists them in", async () => {
     const names = ["m", "c", "z", "a", "q", "b"]; // created in this order; ext4 lists them in hash order
-    const dir = tree(Object.fromEntries([
-      ...names.map((name) => [`${name}.txt`, { content: "MARK\n", mtime: 5_000 }]),
-      ["new.txt", { content: "MARK\n", mtime: 9_000 }],
-      ["sub/old.txt", { content: "MARK\n", mtime: 1_000 }],
-      ["sub/a.txt", { content: "MARK\n", mtime: 5_000 }],
-    ]));
+    const dir = tree(
+      Object.fromEntries([
+        ...names.map((name) => [`${name}.txt`, { content: "MARK\n", mtime: 5_000 }]),
+        ["new.txt", { content: "MARK\n", mtime: 9_000 }],
+        ["sub/old.txt", { content: "MARK\n", mtime: 1_000 }],
+        ["sub/a.txt", { content: "MARK\n", mtime: 5_000 }],
+      ]),
+    );
     expect((await call(dir, "grep", { pattern: "MARK" })).content).toBe(
       ["new", "a", "b", "c", "m", "q", "sub/a", "z", "sub/old"].map((name) => `${name}.txt:1:MARK`).join("\n"),
     );
@@ -58,7 +73,11 @@ describe("grep: output", () => {
 
   it("fills the cap from tied files in path order", async () => {
     const sixty = "MARK\n".repeat(60);
-    const dir = tree({ "z.txt": { content: sixty, mtime: 5_000 }, "b.txt": { content: sixty, mtime: 5_000 }, "a.txt": { content: sixty, mtime: 5_000 } });
+    const dir = tree({
+      "z.txt": { content: sixty, mtime: 5_000 },
+      "b.txt": { content: sixty, mtime: 5_000 },
+      "a.txt": { content: sixty, mtime: 5_000 },
+    });
     const lines = (await call(dir, "grep", { pattern: "MARK" })).content.split("\n");
     expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
     expect(lines[59]).toBe("a.txt:60:MARK");
@@ -69,7 +88,9 @@ describe("grep: output", () => {
 
   it("is case-sensitive unless the pattern starts with (?i)", async () => {
     expect((await call(root, "grep", { pattern: "Foo" })).content).toBe("docs/c.md:1:Foo md");
-    expect((await call(root, "grep", { pattern: "(?i)^foo md" })).content).toBe("docs/c.md:1:Foo md\ndocs/c.md:2:foo md");
+    expect((await call(root, "grep", { pattern: "(?i)^foo md" })).content).toBe(
+      "docs/c.md:1:Foo md\ndocs/c.md:2:foo md",
+    );
   });
 
   it("searches a regex", async () => {
@@ -83,13 +104,23 @@ describe("grep: output", () => {
 
   it("filters by include: a bare name glob matches at any depth, a path glob from the root", async () => {
     expect((await call(root, "grep", { pattern: "foo", include: "*.md" })).content).toBe("docs/c.md:2:foo md");
-    expect((await call(root, "grep", { pattern: "foo", include: "src/**/a.*" })).content).toBe("src/a.ts:2:foo two\nsrc/a.ts:7:foo seven");
-    expect((await call(root, "grep", { pattern: "foo", include: "{*.md,b.ts}" })).content).toBe("src/b.ts:1:foo\ndocs/c.md:2:foo md");
+    expect((await call(root, "grep", { pattern: "foo", include: "src/**/a.*" })).content).toBe(
+      "src/a.ts:2:foo two\nsrc/a.ts:7:foo seven",
+    );
+    expect((await call(root, "grep", { pattern: "foo", include: "{*.md,b.ts}" })).content).toBe(
+      "src/b.ts:1:foo\ndocs/c.md:2:foo md",
+    );
   });
 
   it("says so when nothing matches, which is not an error", async () => {
-    expect(await call(root, "grep", { pattern: "nothing here" })).toEqual({ content: "No matches for /nothing here/ in the workspace.", isError: false, summary: "no matches" });
-    expect((await call(root, "grep", { pattern: "zzz", path: "src", include: "*.ts" })).content).toBe("No matches for /zzz/ in src (files matching *.ts).");
+    expect(await call(root, "grep", { pattern: "nothing here" })).toEqual({
+      content: "No matches for /nothing here/ in the workspace.",
+      isError: false,
+      summary: "no matches",
+    });
+    expect((await call(root, "grep", { pattern: "zzz", path: "src", include: "*.ts" })).content).toBe(
+      "No matches for /zzz/ in src (files matching *.ts).",
+    );
   });
 
   it("passes rg's regex error back, with its caret, as an error", async () => {
@@ -101,20 +132,35 @@ describe("grep: output", () => {
   });
 
   it("refuses an empty pattern, an excluding include and an include with ..", async () => {
-    expect((await call(root, "grep", { pattern: "" })).content).toBe('Error: pattern must not be empty; to list files use glob with "**/*"');
-    expect((await call(root, "grep", { pattern: "x", include: "!*.ts" })).content).toBe('Error: include "!*.ts" must name the files to search; excluding with "!" is not supported');
-    expect((await call(root, "grep", { pattern: "x", include: "../*.ts" })).content).toBe('Error: include "../*.ts" must not contain a ".." segment');
+    expect((await call(root, "grep", { pattern: "" })).content).toBe(
+      'Error: pattern must not be empty; to list files use glob with "**/*"',
+    );
+    expect((await call(root, "grep", { pattern: "x", include: "!*.ts" })).content).toBe(
+      'Error: include "!*.ts" must name the files to search; excluding with "!" is not supported',
+    );
+    expect((await call(root, "grep", { pattern: "x", include: "../*.ts" })).content).toBe(
+      'Error: include "../*.ts" must not contain a ".." segment',
+    );
   });
 
   it("refuses a path that does not exist or is not a regular file", async () => {
-    expect((await call(root, "grep", { pattern: "x", path: "nope" })).content).toBe("Error: not found: nope; use list_files to see what exists");
+    expect((await call(root, "grep", { pattern: "x", path: "nope" })).content).toBe(
+      "Error: not found: nope; use list_files to see what exists",
+    );
     execFileSync("mkfifo", [path.join(root, "pipe")]);
-    expect((await call(root, "grep", { pattern: "x", path: "pipe" })).content).toBe("Error: pipe is not a regular file (a FIFO, socket or device); it was not opened");
+    expect((await call(root, "grep", { pattern: "x", path: "pipe" })).content).toBe(
+      "Error: pipe is not a regular file (a FIFO, socket or device); it was not opened",
+    );
   });
 
   it("keeps a lone CR inside a line, and drops the CR of a CRLF line end", async () => {
-    const dir = tree({ "a.txt": "header\rtoken = NEEDLE\n", "b.txt": { content: "one NEEDLE\r\ntwo\r\n", mtime: 1_000 } });
-    expect((await call(dir, "grep", { pattern: "NEEDLE" })).content).toBe("a.txt:1:header\rtoken = NEEDLE\nb.txt:1:one NEEDLE");
+    const dir = tree({
+      "a.txt": "header\rtoken = NEEDLE\n",
+      "b.txt": { content: "one NEEDLE\r\ntwo\r\n", mtime: 1_000 },
+    });
+    expect((await call(dir, "grep", { pattern: "NEEDLE" })).content).toBe(
+      "a.txt:1:header\rtoken = NEEDLE\nb.txt:1:one NEEDLE",
+    );
   });
 
   it("skips a FIFO inside a searched directory instead of hanging on it", async () => {
@@ -123,7 +169,9 @@ describe("grep: output", () => {
     expect((await call(dir, "grep", { pattern: "x" })).content).toBe("a.txt:1:x");
   });
 
-  it("stops rg at its deadline when rg cannot finish: here a FIFO named .gitignore, which rg opens and waits on", { timeout: RG_TIMEOUT_MS + 30_000 }, async () => {
+  it("stops rg at its deadline when rg cannot finish: here a FIFO named .gitignore, which rg opens and waits on", {
+    timeout: RG_TIMEOUT_MS + 30_000,
+  }, async () => {
     // This waits out RG_TIMEOUT_MS: a deadline can only be seen to work by reaching it.
     const dir = tree({ "sub/a.txt": "x\n" });
     execFileSync("mkfifo", [path.join(dir, "sub/.gitignore")]);
@@ -135,7 +183,11 @@ describe("grep: output", () => {
   });
 
   it("stops when the caller cancels", async () => {
-    const result = await runTool("grep", { pattern: "foo" }, { workspace: new Workspace(root), signal: AbortSignal.abort() });
+    const result = await runTool(
+      "grep",
+      { pattern: "foo" },
+      { workspace: new Workspace(root), signal: AbortSignal.abort() },
+    );
     expect(result).toMatchObject({ isError: true, content: "Error: grep was cancelled" });
   });
 });
@@ -153,7 +205,9 @@ describe("grep: patterns that look like options are searched for", () => {
 
   it("treats a path that looks like an option as a path", async () => {
     fs.writeFileSync(path.join(root, "--files"), "inside the file named --files\n");
-    expect((await call(root, "grep", { pattern: "inside", path: "--files" })).content).toBe("--files:1:inside the file named --files");
+    expect((await call(root, "grep", { pattern: "inside", path: "--files" })).content).toBe(
+      "--files:1:inside the file named --files",
+    );
   });
 });
 
@@ -178,7 +232,9 @@ describe("grep: the cap and long lines", () => {
   it("counts separators in the cap, never going over it", async () => {
     // A hit on every 4th line with context 1: groups of three lines and a "--",
     // arranged so that line 100 would be a separator.
-    const root = tree({ "groups.txt": Array.from({ length: 400 }, (_, i) => (i % 4 === 1 ? "hit\n" : "x\n")).join("") });
+    const root = tree({
+      "groups.txt": Array.from({ length: 400 }, (_, i) => (i % 4 === 1 ? "hit\n" : "x\n")).join(""),
+    });
     const lines = (await call(root, "grep", { pattern: "hit", context: 1 })).content.split("\n");
     expect(lines.length).toBeLessThanOrEqual(MAX_RESULT_LINES + 1);
     expect(lines.at(-1)).toBe(CAP_MESSAGE);
@@ -199,14 +255,20 @@ describe("grep: the cap and long lines", () => {
     const { content } = await call(root, "grep", { pattern: "hit", context: 1 });
     const marker = ` … [line clipped at ${MAX_MATCH_CHARS} characters]`;
     expect(content).toBe(
-      [`long.txt-1-${`before ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`, `long.txt:2:${`hit ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`, "long.txt:3:short hit"].join("\n"),
+      [
+        `long.txt-1-${`before ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`,
+        `long.txt:2:${`hit ${long}`.slice(0, MAX_MATCH_CHARS)}${marker}`,
+        "long.txt:3:short hit",
+      ].join("\n"),
     );
   });
 
   it("never cuts an emoji in half when clipping", async () => {
     const root = tree({ "emoji.txt": `a${"😀".repeat(MAX_MATCH_CHARS)}\n` });
     const { content } = await call(root, "grep", { pattern: "a" });
-    expect(content).toBe(`emoji.txt:1:a${"😀".repeat((MAX_MATCH_CHARS - 2) / 2)} … [line clipped at ${MAX_MATCH_CHARS} characters]`);
+    expect(content).toBe(
+      `emoji.txt:1:a${"😀".repeat((MAX_MATCH_CHARS - 2) / 2)} … [line clipped at ${MAX_MATCH_CHARS} characters]`,
+    );
   });
 });
 
@@ -223,7 +285,9 @@ describe("grep: what it searches", () => {
       isError: false,
       summary: "binary file matches",
     });
-    expect((await call(root, "grep", { pattern: "nope", path: "bin.dat" })).content).toBe("No matches for /nope/ in bin.dat.");
+    expect((await call(root, "grep", { pattern: "nope", path: "bin.dat" })).content).toBe(
+      "No matches for /nope/ in bin.dat.",
+    );
   });
 
   it("searches a git-ignored file when it is named explicitly, but not in a directory search", async () => {
@@ -241,7 +305,11 @@ describe("grep: what it searches", () => {
 describe("grep: many hits (rg again, newest first, stopped at the cap)", () => {
   it("orders tied files by path and fills the cap, as with few hits", async () => {
     const many = "MARK\n".repeat(600); // 1,800 lines in all: past the single parallel pass
-    const dir = tree({ "z.txt": { content: many, mtime: 5_000 }, "b.txt": { content: many, mtime: 5_000 }, "new.txt": { content: "MARK\n", mtime: 9_000 } });
+    const dir = tree({
+      "z.txt": { content: many, mtime: 5_000 },
+      "b.txt": { content: many, mtime: 5_000 },
+      "new.txt": { content: "MARK\n", mtime: 9_000 },
+    });
     const lines = (await call(dir, "grep", { pattern: "MARK" })).content.split("\n");
     expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
     expect(lines[0]).toBe("new.txt:1:MARK");
@@ -252,9 +320,12 @@ describe("grep: many hits (rg again, newest first, stopped at the cap)", () => {
 
   it("gives the same answer either way for a pattern with a few hits among many files", async () => {
     const files: Record<string, FileSpec> = {};
-    for (let i = 0; i < 30; i++) files[`f${i}.txt`] = { content: `${i % 10 === 0 ? "RARE\n" : ""}${"common\n".repeat(50)}`, mtime: 1_000 + i };
+    for (let i = 0; i < 30; i++)
+      files[`f${i}.txt`] = { content: `${i % 10 === 0 ? "RARE\n" : ""}${"common\n".repeat(50)}`, mtime: 1_000 + i };
     const dir = tree(files);
-    expect((await call(dir, "grep", { pattern: "RARE" })).content).toBe("f20.txt:1:RARE\nf10.txt:1:RARE\nf0.txt:1:RARE");
+    expect((await call(dir, "grep", { pattern: "RARE" })).content).toBe(
+      "f20.txt:1:RARE\nf10.txt:1:RARE\nf0.txt:1:RARE",
+    );
     const common = (await call(dir, "grep", { pattern: "common" })).content.split("\n");
     expect(common[0]).toBe("f29.txt:1:common");
     expect(common[50]).toBe("f28.txt:1:common");

@@ -32,12 +32,20 @@ describe("bad arguments through runTool", () => {
     ["glob", {}, 'missing required argument "pattern" (glob pattern, relative to path (e.g. **/*.ts))'],
     ["glob", { pattern: 1 }, 'argument "pattern" must be a string, got number 1'],
     ["glob", { pattern: "*", path: {} }, 'argument "path" must be a string, got object {}'],
-    ["grep", { path: "." }, 'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "(?i)todo")'],
+    [
+      "grep",
+      { path: "." },
+      'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "(?i)todo")',
+    ],
     ["grep", { pattern: "a", context: 6 }, 'argument "context" must be at most 5, got 6'],
     ["grep", { pattern: "a", context: -1 }, 'argument "context" must be at least 0, got -1'],
     ["grep", { pattern: "a", context: true }, 'argument "context" must be a whole number, got boolean true'],
     ["grep", { pattern: "a", include: 3 }, 'argument "include" must be a string, got number 3'],
-    ["grep", { pattern: "a", regex: true }, 'unknown argument "regex" for grep; expected: pattern, path, include, context'],
+    [
+      "grep",
+      { pattern: "a", regex: true },
+      'unknown argument "regex" for grep; expected: pattern, path, include, context',
+    ],
     ["grep", null, "grep expects a JSON object of arguments"],
     ["grep", ["a"], "grep expects a JSON object of arguments"],
     ["list_files", "src", "list_files expects a JSON object of arguments"],
@@ -262,10 +270,14 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     fs.symlinkSync("app", linked);
     const workspace = new Workspace(linked); // as with --cwd through a link, or macOS /tmp
     const read = (file: string) => runTool("read_file", { path: file }, { workspace });
-    expect((await read(path.join(linked, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
+    expect((await read(path.join(linked, "src/main.ts"))).content).toBe(
+      "1\texport const answer = 42;\n(lines 1-1 of 1)",
+    );
     expect((await read(path.join(root, "src/main.ts"))).content).toBe("1\texport const answer = 42;\n(lines 1-1 of 1)");
     const env = await read(path.join(linked, ".env"));
-    expect(env.content).toBe('Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)');
+    expect(env.content).toBe(
+      'Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)',
+    );
     const evil = await read(path.join(linked, "../app-evil/secret.txt"));
     expect(evil.isError).toBe(true);
     expectNoLeak(evil);
@@ -287,7 +299,9 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
   it("a newline or CR in a file name cannot pass a hidden file's lines off as another file's", async () => {
     // rg prints "path NUL line"; split at newlines instead, "secrets/notes\nREADME.md" would yield a line of "README.md".
     const dir = makeTree({
-      ".ignore": "secrets/\n--*\n", ".gitignore": "build/\n", "README.md": "docs\n",
+      ".ignore": "secrets/\n--*\n",
+      ".gitignore": "build/\n",
+      "README.md": "docs\n",
       "secrets/notes\nREADME.md": "API_TOKEN=hunter2\n",
       "secrets/notes\rREADME.md": "API_TOKEN=hunter2\n",
       ".env.d/prod\nconfig.txt": "DB_PASSWORD=hunter2\n",
@@ -295,7 +309,11 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
       "--\nREADME.md": "OLD_KEY=hunter2\n", // a "--" line was rg's separator between groups
     });
     try {
-      for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", include: "*" }, { pattern: "hunter2", context: 1 }]) {
+      for (const input of [
+        { pattern: "hunter2" },
+        { pattern: "hunter2", include: "*" },
+        { pattern: "hunter2", context: 1 },
+      ]) {
         expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
       }
     } finally {
@@ -308,7 +326,10 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     // Eleven files of 101 hits force the newest-first pass, so private/notes.txt (hidden by .ignore) comes right after a.bin.
     const files: Record<string, FileSpec> = {
       ".ignore": "/private/\n",
-      "a.bin": { content: Buffer.concat([Buffer.from("TOKEN\n" + "x".repeat(70_000) + "\n"), Buffer.from([0])]), mtime: 3_000 },
+      "a.bin": {
+        content: Buffer.concat([Buffer.from(`TOKEN\n${"x".repeat(70_000)}\n`), Buffer.from([0])]),
+        mtime: 3_000,
+      },
       "private/notes.txt": { content: "TOKEN=hunter2\n", mtime: 2_000 },
     };
     for (let i = 0; i < 11; i++) files[`f${i}.txt`] = { content: "TOKEN\n".repeat(101), mtime: 1_000 + i };
@@ -317,7 +338,9 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
       const { content } = await call(dir, "grep", { pattern: "TOKEN" });
       expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
       expect(content).not.toContain("hunter2");
-      expect(content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line))).toEqual([]);
+      expect(
+        content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line)),
+      ).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -33,7 +33,9 @@ export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"
 /** makeTree for one test file: every tree it makes is removed after that file's tests. */
 export function treeMaker(): (files: Record<string, FileSpec>) => string {
   const roots: string[] = [];
-  afterAll(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+  });
   return (files) => {
     const root = makeTree(files);
     roots.push(root);
@@ -51,7 +53,11 @@ export function call(root: string, name: string, input: unknown) {
   return runTool(name, input, { workspace: new Workspace(root) });
 }
 
-export interface CliRun { code: number | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs the built CLI (dist/cli.js) as a child process. */
 export function runCli(
@@ -61,7 +67,10 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

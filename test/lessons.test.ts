@@ -47,7 +47,11 @@ const lessonFiles = fs
 
 // ---------------------------------------------------------------- parsing
 
-interface Fence { info: string; line: number; body: string[] }
+interface Fence {
+  info: string;
+  line: number;
+  body: string[];
+}
 
 /** Every fenced code block of a Markdown file; `line` is the 1-based line of its opening fence. */
 function fencesOf(markdown: string): Fence[] {
@@ -67,7 +71,11 @@ function fencesOf(markdown: string): Fence[] {
   return fences;
 }
 
-interface Command { line: number; command: string; expected: string[] }
+interface Command {
+  line: number;
+  command: string;
+  expected: string[];
+}
 
 /** Splits a console block into commands and the output lines that follow each. */
 function commandsOf(fence: Fence, file: string): Command[] {
@@ -75,7 +83,8 @@ function commandsOf(fence: Fence, file: string): Command[] {
   fence.body.forEach((text, i) => {
     const line = fence.line + 1 + i;
     if (text.startsWith("$ ")) commands.push({ line, command: text.slice(2), expected: [] });
-    else if (commands.length === 0) throw new Error(`${file}:${line}: a console block must start with a "$ " command line`);
+    else if (commands.length === 0)
+      throw new Error(`${file}:${line}: a console block must start with a "$ " command line`);
     else commands.at(-1)!.expected.push(text);
   });
   return commands;
@@ -96,7 +105,14 @@ function normalise(lines: string[]): string {
 
 const ENV: NodeJS.ProcessEnv = (() => {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", SCOUT_CLI: CLI };
-  for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "SCOUT_MODEL", "FORCE_COLOR", "RIPGREP_CONFIG_PATH"]) {
+  for (const key of [
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "SCOUT_MODEL",
+    "FORCE_COLOR",
+    "RIPGREP_CONFIG_PATH",
+  ]) {
     delete env[key];
   }
   return env;
@@ -109,13 +125,20 @@ const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"
 function runCommand(command: string, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", `exec 2>&1\n${PRELUDE}\n${command}`], {
-      cwd, env: ENV, stdio: ["ignore", "pipe", "ignore"], detached: true,
+      cwd,
+      env: ENV,
+      stdio: ["ignore", "pipe", "ignore"],
+      detached: true,
     });
     let output = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => (output += chunk));
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid!, "SIGKILL"); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
       reject(new Error(`timed out after ${COMMAND_TIMEOUT_MS / 1000} s: ${command}`));
     }, COMMAND_TIMEOUT_MS);
     child.on("error", reject);
@@ -134,12 +157,14 @@ async function runBlock(commands: Command[], where: string): Promise<string[][]>
     const cd = /^cd(?:\s+(\S+))?\s*$/.exec(command);
     if (cd) {
       const target = path.resolve(cwd, cd[1] ?? REPO_ROOT);
-      if (!fs.existsSync(target) || !fs.statSync(target).isDirectory()) throw new Error(`${where}:${line}: cd ${cd[1]}: no such directory`);
+      if (!fs.existsSync(target) || !fs.statSync(target).isDirectory())
+        throw new Error(`${where}:${line}: cd ${cd[1]}: no such directory`);
       cwd = target;
       outputs.push([]);
       continue;
     }
-    if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command)) throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
+    if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
+      throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
     const output = await runCommand(command, cwd);
     outputs.push(output === "" ? [] : output.split("\n"));
   }
@@ -147,7 +172,9 @@ async function runBlock(commands: Command[], where: string): Promise<string[][]>
 }
 
 const transcript = (commands: Command[], outputs: string[][]) =>
-  commands.map((c, i) => [`$ ${c.command}`, normalise(outputs[i])].filter((part, j) => j === 0 || part !== "").join("\n")).join("\n");
+  commands
+    .map((c, i) => [`$ ${c.command}`, normalise(outputs[i])].filter((part, j) => j === 0 || part !== "").join("\n"))
+    .join("\n");
 
 /** LESSONS_UPDATE=1: the new outputs, per lesson file, written back after the run. */
 const updates = new Map<string, { fence: Fence; commands: Command[]; outputs: string[][] }[]>();
@@ -185,7 +212,9 @@ afterAll(() => {
 
 describe("the sample project", () => {
   it("has a pinned modification time for every file and folder, and nothing else", () => {
-    const listed = Object.keys(JSON.parse(fs.readFileSync(path.join(LESSONS_DIR, "sample-project.mtimes.json"), "utf8"))).sort();
+    const listed = Object.keys(
+      JSON.parse(fs.readFileSync(path.join(LESSONS_DIR, "sample-project.mtimes.json"), "utf8")),
+    ).sort();
     const present: string[] = ["."];
     const walk = (rel: string) => {
       for (const entry of fs.readdirSync(path.join(SAMPLE_PROJECT, rel), { withFileTypes: true })) {
@@ -195,7 +224,9 @@ describe("the sample project", () => {
       }
     };
     walk("");
-    expect(present.sort(), "lessons/sample-project.mtimes.json must list every path of lessons/sample-project").toEqual(listed);
+    expect(present.sort(), "lessons/sample-project.mtimes.json must list every path of lessons/sample-project").toEqual(
+      listed,
+    );
   });
 
   it("has no package.json, so `npx scout` inside it still finds Scout", () => {
@@ -209,23 +240,36 @@ describe("console blocks run and print what the lessons say", () => {
   });
 
   for (const file of lessonFiles) {
-    const blocks = fencesOf(fs.readFileSync(path.join(LESSONS_DIR, file), "utf8")).filter((fence) => fence.info === "console");
+    const blocks = fencesOf(fs.readFileSync(path.join(LESSONS_DIR, file), "utf8")).filter(
+      (fence) => fence.info === "console",
+    );
     describe.concurrent(file, () => {
       for (const fence of blocks) {
         const where = `lessons/${file}`;
         const commands = commandsOf(fence, where);
-        it(`block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"})`, async () => {
-          const outputs = await runBlock(commands, where);
-          if (UPDATE) {
-            const list = updates.get(file) ?? [];
-            list.push({ fence, commands, outputs });
-            updates.set(file, list);
-            return;
-          }
-          const expected = commands.map((c) => ({ ...c, expected: c.expected }));
-          expect(transcript(commands, outputs), `${where}:${fence.line}: the block's output differs from the lesson text (- lesson, + actual)`)
-            .toBe(transcript(expected, expected.map((c) => c.expected)));
-        }, COMMAND_TIMEOUT_MS * Math.max(1, commands.length) + 5_000);
+        it(
+          `block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"})`,
+          async () => {
+            const outputs = await runBlock(commands, where);
+            if (UPDATE) {
+              const list = updates.get(file) ?? [];
+              list.push({ fence, commands, outputs });
+              updates.set(file, list);
+              return;
+            }
+            const expected = commands.map((c) => ({ ...c, expected: c.expected }));
+            expect(
+              transcript(commands, outputs),
+              `${where}:${fence.line}: the block's output differs from the lesson text (- lesson, + actual)`,
+            ).toBe(
+              transcript(
+                expected,
+                expected.map((c) => c.expected),
+              ),
+            );
+          },
+          COMMAND_TIMEOUT_MS * Math.max(1, commands.length) + 5_000,
+        );
       }
     });
   }
@@ -257,12 +301,16 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("what the lessons cite exists", () => {
-  const srcText = filesUnder(path.join(REPO_ROOT, "src")).map((file) => fs.readFileSync(file, "utf8")).join("\n");
+  const srcText = filesUnder(path.join(REPO_ROOT, "src"))
+    .map((file) => fs.readFileSync(file, "utf8"))
+    .join("\n");
   const codeText = [
     srcText,
     ...filesUnder(path.join(REPO_ROOT, "test")).filter((file) => file.endsWith(".ts")),
     ...filesUnder(LESSONS_DIR).filter((file) => file.endsWith(".mjs")),
-  ].map((text) => (text === srcText ? text : fs.readFileSync(text, "utf8"))).join("\n");
+  ]
+    .map((text) => (text === srcText ? text : fs.readFileSync(text, "utf8")))
+    .join("\n");
 
   for (const file of lessonFiles) {
     it(`${file}: every path and name in "Key files" exists`, () => {
@@ -273,7 +321,8 @@ describe("what the lessons cite exists", () => {
       for (const item of items) {
         const spans = [...item.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
         const paths = spans.filter(isPathLike);
-        for (const p of paths) if (!fs.existsSync(path.join(REPO_ROOT, p))) problems.push(`path \`${p}\` does not exist`);
+        for (const p of paths)
+          if (!fs.existsSync(path.join(REPO_ROOT, p))) problems.push(`path \`${p}\` does not exist`);
         const texts = paths
           .map((p) => path.join(REPO_ROOT, p))
           .filter((abs) => fs.existsSync(abs) && fs.statSync(abs).isFile())
@@ -284,8 +333,10 @@ describe("what the lessons cite exists", () => {
             problems.push(`\`${name}\` is neither a path nor a name (Key files cites only paths and code names)`);
             continue;
           }
-          const found = (text: string) => parts.every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, "\\$")}(?![\\w$])`).test(text));
-          if (!texts.some(found) && !found(srcText)) problems.push(`name \`${name}\` is not in ${paths.join(", ") || "the item's files"} nor in src/`);
+          const found = (text: string) =>
+            parts.every((part) => new RegExp(`(?<![\\w$])${part.replace(/\$/g, "\\$")}(?![\\w$])`).test(text));
+          if (!texts.some(found) && !found(srcText))
+            problems.push(`name \`${name}\` is not in ${paths.join(", ") || "the item's files"} nor in src/`);
         }
       }
       expect(problems, `lessons/${file}, Key files`).toEqual([]);
@@ -297,12 +348,14 @@ describe("what the lessons cite exists", () => {
       const problems: string[] = [];
       // Scout's own source files (paths like src/shortly/… belong to the sample project).
       for (const span of spans.filter((s) => /^(src|test|lessons)\/[\w/-]+(\/[\w.-]+)?\.(ts|mjs|md)$/.test(s))) {
-        if (!fs.existsSync(path.join(REPO_ROOT, span)) && !FILES_EXERCISES_ASK_FOR.includes(span)) problems.push(`path \`${span}\` does not exist`);
+        if (!fs.existsSync(path.join(REPO_ROOT, span)) && !FILES_EXERCISES_ASK_FOR.includes(span))
+          problems.push(`path \`${span}\` does not exist`);
       }
       // Names such as `runTurn` or `isVisible()`: code Scout has (src, tests, lesson scripts).
       for (const span of spans.filter((s) => /^[a-z]+[A-Z]\w*(\(\))?$/.test(s))) {
         const name = span.replace(/\(\)$/, "");
-        if (!new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(codeText)) problems.push(`name \`${span}\` is not in src/, test/ or lessons/*.mjs`);
+        if (!new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(codeText))
+          problems.push(`name \`${span}\` is not in src/, test/ or lessons/*.mjs`);
       }
       expect(problems, `lessons/${file}`).toEqual([]);
     });
@@ -318,7 +371,10 @@ describe("what the lessons cite exists", () => {
           problems.push(`line ${fence.line}: ${cited} does not exist`);
           continue;
         }
-        const source = fs.readFileSync(abs, "utf8").split("\n").map((line) => line.trim());
+        const source = fs
+          .readFileSync(abs, "utf8")
+          .split("\n")
+          .map((line) => line.trim());
         let at = 0;
         for (const [i, text] of fence.body.entries()) {
           const wanted = text.trim();
@@ -350,7 +406,9 @@ describe("the index and the changelog", () => {
   // README.md is written separately; until it exists this is skipped rather than failing every run.
   const readme = path.join(REPO_ROOT, "README.md");
   it.skipIf(!fs.existsSync(readme))("README.md links lessons/README.md", () => {
-    expect(fs.readFileSync(readme, "utf8"), "README.md must link the lessons index").toMatch(/\]\((?:\.\/)?lessons\/(?:README\.md)?\)/);
+    expect(fs.readFileSync(readme, "utf8"), "README.md must link the lessons index").toMatch(
+      /\]\((?:\.\/)?lessons\/(?:README\.md)?\)/,
+    );
   });
 
   it("CHANGELOG.md names a lesson for each released version (or, before the first release, each entry)", () => {
@@ -358,20 +416,26 @@ describe("the index and the changelog", () => {
     const sections = changelog.split(/^(?=## )/m).filter((section) => section.startsWith("## "));
     const released = sections.filter((section) => !/^## \[?Unreleased\]?/i.test(section));
     const lessonNumbers = (text: string) =>
-      [...text.matchAll(/\blessons? ((?:\d+(?:, | and | to |–|-)?)+)/g)].flatMap((m) => m[1].match(/\d+/g)!.map(Number));
+      [...text.matchAll(/\blessons? ((?:\d+(?:, | and | to |–|-)?)+)/g)].flatMap((m) =>
+        m[1].match(/\d+/g)!.map(Number),
+      );
     const existing = new Set(lessonFiles.map((name) => Number(name.slice(0, 2))));
     const problems: string[] = [];
     const check = (label: string, text: string) => {
       const numbers = lessonNumbers(text);
       if (numbers.length === 0) problems.push(`${label} names no lesson`);
-      for (const number of numbers) if (!existing.has(number)) problems.push(`${label} names lesson ${number}, which does not exist`);
+      for (const number of numbers)
+        if (!existing.has(number)) problems.push(`${label} names lesson ${number}, which does not exist`);
     };
     if (released.length > 0) {
       for (const section of released) check(section.split("\n")[0], section);
     } else {
       const unreleased = sections.find((section) => /^## \[?Unreleased\]?/i.test(section)) ?? "";
       // An entry is a bullet line and the indented lines that continue it.
-      const entries = unreleased.split(/\n(?=- )/).filter((entry) => entry.startsWith("- ")).map((entry) => entry.split(/\n(?!\s)/)[0]);
+      const entries = unreleased
+        .split(/\n(?=- )/)
+        .filter((entry) => entry.startsWith("- "))
+        .map((entry) => entry.split(/\n(?!\s)/)[0]);
       expect(entries.length, "CHANGELOG.md has no entries under Unreleased").toBeGreaterThan(0);
       for (const entry of entries) check(`the entry "${entry.trim().slice(0, 60)}…"`, entry);
     }

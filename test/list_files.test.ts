@@ -24,12 +24,20 @@ describe("list_files", () => {
   });
 
   it("orders entries with the same mtime by name", async () => {
-    const root = tree({ "b.txt": { content: "", mtime: 5_000 }, "a.txt": { content: "", mtime: 5_000 }, "c.txt": { content: "", mtime: 6_000 } });
+    const root = tree({
+      "b.txt": { content: "", mtime: 5_000 },
+      "a.txt": { content: "", mtime: 5_000 },
+      "c.txt": { content: "", mtime: 6_000 },
+    });
     expect((await call(root, "list_files", { path: "." })).content).toBe("c.txt\na.txt\nb.txt");
   });
 
   it("lists a subdirectory, showing names relative to it", async () => {
-    const root = tree({ "src/a.ts": { content: "", mtime: 1_000 }, "src/b.ts": { content: "", mtime: 2_000 }, "src/lib/c.ts": "" });
+    const root = tree({
+      "src/a.ts": { content: "", mtime: 1_000 },
+      "src/b.ts": { content: "", mtime: 2_000 },
+      "src/lib/c.ts": "",
+    });
     setMtime(root, "src/lib", 500);
     expect((await call(root, "list_files", { path: "src" })).content).toBe("b.ts\na.ts\nlib/");
   });
@@ -40,7 +48,11 @@ describe("list_files", () => {
     const server = net.createServer().listen(path.join(root, "sock"));
     await once(server, "listening");
     try {
-      expect(await call(root, "list_files", {})).toEqual({ content: "a.txt\n(2 FIFOs, sockets or devices not listed)", isError: false, summary: "1 entry" });
+      expect(await call(root, "list_files", {})).toEqual({
+        content: "a.txt\n(2 FIFOs, sockets or devices not listed)",
+        isError: false,
+        summary: "1 entry",
+      });
     } finally {
       server.close();
     }
@@ -69,14 +81,18 @@ describe("list_files", () => {
   });
 
   it("uses the singular for one hidden entry", async () => {
-    const root = tree({ "id_rsa": "key", "a.txt": "" });
+    const root = tree({ id_rsa: "key", "a.txt": "" });
     expect((await call(root, "list_files", {})).content).toBe("a.txt\n(1 entry hidden by ignore rules or protection)");
   });
 
   it("says when a directory has no visible entries", async () => {
     const root = tree({ "empty/.gitkeep": "" });
     fs.rmSync(path.join(root, "empty/.gitkeep"));
-    expect(await call(root, "list_files", { path: "empty" })).toEqual({ content: "(empty has no visible entries)", isError: false, summary: "0 entries" });
+    expect(await call(root, "list_files", { path: "empty" })).toEqual({
+      content: "(empty has no visible entries)",
+      isError: false,
+      summary: "0 entries",
+    });
   });
 
   it(`shows the ${MAX_RESULT_LINES} newest of more entries and says how to find the others`, async () => {
@@ -102,19 +118,29 @@ describe("list_files", () => {
   });
 
   it("shows dotfiles that are neither ignored nor protected", async () => {
-    const root = tree({ ".github/workflows/ci.yml": "", ".env.example": { content: "", mtime: 1_000 }, ".editorconfig": { content: "", mtime: 2_000 } });
+    const root = tree({
+      ".github/workflows/ci.yml": "",
+      ".env.example": { content: "", mtime: 1_000 },
+      ".editorconfig": { content: "", mtime: 2_000 },
+    });
     setMtime(root, ".github", 3_000);
     expect((await call(root, "list_files", {})).content).toBe(".github/\n.editorconfig\n.env.example");
   });
 
   it("refuses a file and suggests read_file", async () => {
     const root = tree({ "a.txt": "" });
-    expect(await call(root, "list_files", { path: "a.txt" })).toMatchObject({ isError: true, content: "Error: a.txt is a file, not a directory; use read_file to read it" });
+    expect(await call(root, "list_files", { path: "a.txt" })).toMatchObject({
+      isError: true,
+      content: "Error: a.txt is a file, not a directory; use read_file to read it",
+    });
   });
 
   it("refuses a path that does not exist", async () => {
     const root = tree({ "a.txt": "" });
-    expect(await call(root, "list_files", { path: "nope" })).toMatchObject({ isError: true, content: "Error: not found: nope; use list_files to see what exists" });
+    expect(await call(root, "list_files", { path: "nope" })).toMatchObject({
+      isError: true,
+      content: "Error: not found: nope; use list_files to see what exists",
+    });
   });
 
   it("refuses to list a directory that ignore rules hide", async () => {
@@ -128,6 +154,9 @@ describe("list_files", () => {
   it("refuses a protected directory", async () => {
     const root = tree({ ".ssh/config": "Host secret-host" });
     const result = await call(root, "list_files", { path: ".ssh" });
-    expect(result).toMatchObject({ isError: true, content: 'Error: path ".ssh" is protected (secrets, keys and .git internals are never read or listed)' });
+    expect(result).toMatchObject({
+      isError: true,
+      content: 'Error: path ".ssh" is protected (secrets, keys and .git internals are never read or listed)',
+    });
   });
 });

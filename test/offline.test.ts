@@ -8,9 +8,21 @@ import { makeTree, runCli } from "./helpers.js";
 const DAY = 86_400;
 const fixture = () =>
   makeTree({
-    "src/store.py": { content: "import json\n\n\nclass OrderStore:\n    def __init__(self, path):\n        self.path = path\n\n    def load(self):\n        return json.load(open(self.path))\n", mtime: 1_700_000_000 },
-    "src/api.ts": { content: "import { parseOrder } from './parse';\n\nexport function handleRequest(body: string) {\n  return parseOrder(body);\n}\n", mtime: 1_700_000_000 + DAY },
-    "src/parse.ts": { content: "// Orders arrive as JSON text.\nexport function parseOrder(text: string) {\n  return JSON.parse(text);\n}\n", mtime: 1_700_000_000 + 2 * DAY },
+    "src/store.py": {
+      content:
+        "import json\n\n\nclass OrderStore:\n    def __init__(self, path):\n        self.path = path\n\n    def load(self):\n        return json.load(open(self.path))\n",
+      mtime: 1_700_000_000,
+    },
+    "src/api.ts": {
+      content:
+        "import { parseOrder } from './parse';\n\nexport function handleRequest(body: string) {\n  return parseOrder(body);\n}\n",
+      mtime: 1_700_000_000 + DAY,
+    },
+    "src/parse.ts": {
+      content:
+        "// Orders arrive as JSON text.\nexport function parseOrder(text: string) {\n  return JSON.parse(text);\n}\n",
+      mtime: 1_700_000_000 + 2 * DAY,
+    },
     "test/test_store.py": { content: "from src.store import OrderStore\n", mtime: 1_700_000_000 + 3 * DAY },
     "test/parse.test.ts": { content: "import { parseOrder } from '../src/parse';\n", mtime: 1_700_000_000 + 4 * DAY },
   });
@@ -18,7 +30,11 @@ const fixture = () =>
 async function ask(question: string) {
   const events: StepEvent[] = [];
   const history: MessageParam[] = [];
-  const result = await runTurn(question, history, { model: offlineModel(), workspace: new Workspace(fixture()), onStep: (e) => events.push(e) });
+  const result = await runTurn(question, history, {
+    model: offlineModel(),
+    workspace: new Workspace(fixture()),
+    onStep: (e) => events.push(e),
+  });
   const tools = events.flatMap((e) => (e.type === "tool" ? [{ name: e.name, input: e.input }] : []));
   return { result, tools, history };
 }
@@ -46,7 +62,10 @@ describe("offline teaching model", () => {
       "src/loop.ts": { content: "export async function runTurn(q: string) {\n  return q;\n}\n", mtime: 1_000 },
       "test/loop.test.ts": { content: "it('runs', async () => {\n  runTurn('q');\n});\n", mtime: 2_000 },
     });
-    const result = await runTurn("where is runTurn defined?", [], { model: offlineModel(), workspace: new Workspace(root) });
+    const result = await runTurn("where is runTurn defined?", [], {
+      model: offlineModel(),
+      workspace: new Workspace(root),
+    });
     expect(result.text).toContain("`runTurn` is defined at src/loop.ts:1:");
   });
 
@@ -58,7 +77,9 @@ describe("offline teaching model", () => {
   it("uses glob for a question about kinds of files", async () => {
     const { result, tools } = await ask("which test files are there?");
     expect(tools).toEqual([{ name: "glob", input: { pattern: "**/*{test,spec}*" } }]);
-    expect(result.text).toBe("Files matching `**/*{test,spec}*`, newest first:\n- test/parse.test.ts\n- test/test_store.py");
+    expect(result.text).toBe(
+      "Files matching `**/*{test,spec}*`, newest first:\n- test/parse.test.ts\n- test/test_store.py",
+    );
   });
 
   it("uses list_files when asked what a folder holds", async () => {
@@ -73,7 +94,9 @@ describe("offline teaching model", () => {
       { name: "grep", input: { pattern: "frobnicate" } },
       { name: "grep", input: { pattern: "(?i)frobnicate" } },
     ]);
-    expect(result.text).toBe("I couldn't find `frobnicate` in the workspace (grep found no match for /frobnicate/ nor /(?i)frobnicate/).");
+    expect(result.text).toBe(
+      "I couldn't find `frobnicate` in the workspace (grep found no match for /frobnicate/ nor /(?i)frobnicate/).",
+    );
   });
 
   it("finds with the case-insensitive retry", async () => {
@@ -92,14 +115,19 @@ describe("offline teaching model", () => {
       role: "assistant",
       model: "offline-teacher",
       stop_reason: "tool_use",
-      content: [{ type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "grep", input: { pattern: "parseOrder" } }],
+      content: [
+        { type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "grep", input: { pattern: "parseOrder" } },
+      ],
     });
     expect(response.usage.input_tokens).toBeGreaterThan(0);
   });
 
   it("is what the CLI uses without a key, clearly labelled", async () => {
     const root = fixture();
-    const run = await runCli(["-p", "where is handleRequest defined?"], { cwd: root, env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined } });
+    const run = await runCli(["-p", "where is handleRequest defined?"], {
+      cwd: root,
+      env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined },
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("offline teaching model: a fixed search-then-read policy, not an LLM");
     expect(run.stderr).toMatch(/\[2\] grep \{"pattern":"handleRequest"\} → 1 matching line in 1 file/);

@@ -18,7 +18,11 @@ describe("read_file: the window", () => {
 
   it("reads a small file whole, numbered like cat -n, with a footer", async () => {
     const result = await call(root, "read_file", { path: "small.txt" });
-    expect(result).toEqual({ content: "1\talpha\n2\tbeta\n3\tgamma\n(lines 1-3 of 3)", isError: false, summary: "lines 1-3 of 3" });
+    expect(result).toEqual({
+      content: "1\talpha\n2\tbeta\n3\tgamma\n(lines 1-3 of 3)",
+      isError: false,
+      summary: "lines 1-3 of 3",
+    });
   });
 
   it("returns the first 100 lines by default and says how to continue", async () => {
@@ -40,7 +44,9 @@ describe("read_file: the window", () => {
 
   it("honours limit, padding line numbers to the widest one shown", async () => {
     const { content } = await call(root, "read_file", { path: "412.txt", offset: 8, limit: 3 });
-    expect(content).toBe(" 8\tline 8\n 9\tline 9\n10\tline 10\n(lines 8-10 of 412; call read_file with offset=11 to continue)");
+    expect(content).toBe(
+      " 8\tline 8\n 9\tline 9\n10\tline 10\n(lines 8-10 of 412; call read_file with offset=11 to continue)",
+    );
   });
 
   it("stops at the end of the file without a continue hint", async () => {
@@ -55,13 +61,18 @@ describe("read_file: the window", () => {
 
   it("refuses an offset past the end and says how many lines there are", async () => {
     const result = await call(root, "read_file", { path: "small.txt", offset: 4 });
-    expect(result).toMatchObject({ content: "Error: offset 4 is past the end of small.txt, which has 3 lines", isError: true });
+    expect(result).toMatchObject({
+      content: "Error: offset 4 is past the end of small.txt, which has 3 lines",
+      isError: true,
+    });
   });
 
   it("refuses a limit over the cap, naming the argument", async () => {
     const result = await call(root, "read_file", { path: "small.txt", limit: MAX_RESULT_LINES + 1 });
     expect(result.isError).toBe(true);
-    expect(result.content).toBe(`Error: argument "limit" must be at most ${MAX_RESULT_LINES}, got ${MAX_RESULT_LINES + 1}`);
+    expect(result.content).toBe(
+      `Error: argument "limit" must be at most ${MAX_RESULT_LINES}, got ${MAX_RESULT_LINES + 1}`,
+    );
   });
 });
 
@@ -79,7 +90,11 @@ describe("read_file: line endings and encodings", () => {
   });
 
   it("says an empty file is empty", async () => {
-    expect(await call(root, "read_file", { path: "empty.txt" })).toEqual({ content: "(empty.txt is empty: 0 lines)", isError: false, summary: "empty file" });
+    expect(await call(root, "read_file", { path: "empty.txt" })).toEqual({
+      content: "(empty.txt is empty: 0 lines)",
+      isError: false,
+      summary: "empty file",
+    });
   });
 
   it("drops the \\r of CRLF line endings", async () => {
@@ -87,7 +102,9 @@ describe("read_file: line endings and encodings", () => {
   });
 
   it("counts a last line without a newline", async () => {
-    expect((await call(root, "read_file", { path: "no-newline.txt" })).content).toBe("1\tfirst\n2\tlast\n(lines 1-2 of 2)");
+    expect((await call(root, "read_file", { path: "no-newline.txt" })).content).toBe(
+      "1\tfirst\n2\tlast\n(lines 1-2 of 2)",
+    );
   });
 
   it("counts empty lines", async () => {
@@ -109,7 +126,9 @@ describe("read_file: line endings and encodings", () => {
 
   it("clips a multi-megabyte line and still counts the lines after it", async () => {
     const { content } = await call(root, "read_file", { path: "huge-line.txt" });
-    expect(content).toBe(`1\t${"z".repeat(MAX_LINE_CHARS)} … [line clipped at ${MAX_LINE_CHARS} characters]\n2\tafter\n(lines 1-2 of 2)`);
+    expect(content).toBe(
+      `1\t${"z".repeat(MAX_LINE_CHARS)} … [line clipped at ${MAX_LINE_CHARS} characters]\n2\tafter\n(lines 1-2 of 2)`,
+    );
   });
 });
 
@@ -121,7 +140,7 @@ describe("read_file: errors", () => {
     "old/main.py": { content: "main\n", mtime: 500 },
     "README.md": "read me\n",
     "binary.bin": Buffer.concat([Buffer.from("looks like text"), Buffer.from([0]), Buffer.from("more\n")]),
-    "late-nul.txt": Buffer.concat([Buffer.from("a".repeat(9000) + "\n"), Buffer.from([0])]),
+    "late-nul.txt": Buffer.concat([Buffer.from(`${"a".repeat(9000)}\n`), Buffer.from([0])]),
     ".env": "API_KEY=read-file-secret\n",
     "ignored/notes.txt": "ignored but readable\n",
     ".gitignore": "ignored/\n",
@@ -129,11 +148,16 @@ describe("read_file: errors", () => {
 
   it("suggests up to three similar paths, newest first, when a file is not found", async () => {
     const result = await call(root, "read_file", { path: "main.ts" });
-    expect(result).toMatchObject({ isError: true, content: "Error: file not found: main.ts; did you mean: lib/main.js, test/main.test.ts, src/main.ts?" });
+    expect(result).toMatchObject({
+      isError: true,
+      content: "Error: file not found: main.ts; did you mean: lib/main.js, test/main.test.ts, src/main.ts?",
+    });
   });
 
   it("finds a suggestion that differs only in case", async () => {
-    expect((await call(root, "read_file", { path: "readme.md" })).content).toBe("Error: file not found: readme.md; did you mean: README.md?");
+    expect((await call(root, "read_file", { path: "readme.md" })).content).toBe(
+      "Error: file not found: readme.md; did you mean: README.md?",
+    );
   });
 
   it("points to glob and list_files when nothing similar exists", async () => {
@@ -146,17 +170,25 @@ describe("read_file: errors", () => {
     const result = await call(root, "read_file", { path: "sub/.env" });
     expect(result.isError).toBe(true);
     expect(result.content).not.toContain("read-file-secret");
-    expect(result.content).toBe('Error: path "sub/.env" is protected (secrets, keys and .git internals are never read or listed)');
+    expect(result.content).toBe(
+      'Error: path "sub/.env" is protected (secrets, keys and .git internals are never read or listed)',
+    );
   });
 
   it("refuses a directory and suggests list_files", async () => {
-    expect(await call(root, "read_file", { path: "src" })).toMatchObject({ isError: true, content: "Error: src is a directory; use list_files to see what it holds" });
+    expect(await call(root, "read_file", { path: "src" })).toMatchObject({
+      isError: true,
+      content: "Error: src is a directory; use list_files to see what it holds",
+    });
   });
 
   it("refuses a FIFO without opening it, so nothing hangs", async () => {
     execFileSync("mkfifo", [path.join(root, "pipe")]);
     const result = await call(root, "read_file", { path: "pipe" });
-    expect(result).toMatchObject({ isError: true, content: "Error: pipe is not a regular file (a FIFO, socket or device); it was not opened" });
+    expect(result).toMatchObject({
+      isError: true,
+      content: "Error: pipe is not a regular file (a FIFO, socket or device); it was not opened",
+    });
   });
 
   it("refuses a binary file (a NUL byte in the first 8 KiB)", async () => {
@@ -184,18 +216,24 @@ describe("read_file: errors", () => {
 
   it("refuses a protected file without showing its content", async () => {
     const result = await call(root, "read_file", { path: ".env" });
-    expect(result).toMatchObject({ isError: true, content: 'Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)' });
+    expect(result).toMatchObject({
+      isError: true,
+      content: 'Error: path ".env" is protected (secrets, keys and .git internals are never read or listed)',
+    });
   });
 
   it("refuses a path outside the workspace", async () => {
     expect(await call(root, "read_file", { path: "../x.txt" })).toMatchObject({
       isError: true,
-      content: 'Error: path "../x.txt" is outside the workspace; paths must stay inside the directory Scout was started in',
+      content:
+        'Error: path "../x.txt" is outside the workspace; paths must stay inside the directory Scout was started in',
     });
   });
 
   it("reads a git-ignored file when it is named explicitly", async () => {
-    expect((await call(root, "read_file", { path: "ignored/notes.txt" })).content).toBe("1\tignored but readable\n(lines 1-1 of 1)");
+    expect((await call(root, "read_file", { path: "ignored/notes.txt" })).content).toBe(
+      "1\tignored but readable\n(lines 1-1 of 1)",
+    );
   });
 
   it("accepts an absolute path inside the workspace and shows it relative", async () => {
@@ -212,6 +250,8 @@ describe("read_file: clipping never splits a character", () => {
     const root = tree({ "emoji.txt": `a${"😀".repeat(MAX_LINE_CHARS)}\n` });
     const { content } = await call(root, "read_file", { path: "emoji.txt" });
     expect(Buffer.from(content).toString()).toBe(content); // a lone surrogate would not survive UTF-8
-    expect(content).toBe(`1\ta${"😀".repeat((MAX_LINE_CHARS - 2) / 2)} … [line clipped at ${MAX_LINE_CHARS} characters]\n(lines 1-1 of 1)`);
+    expect(content).toBe(
+      `1\ta${"😀".repeat((MAX_LINE_CHARS - 2) / 2)} … [line clipped at ${MAX_LINE_CHARS} characters]\n(lines 1-1 of 1)`,
+    );
   });
 });

@@ -23,7 +23,14 @@ const throughNpmStart = (root: string) => `exec npm --prefix '${REPO_ROOT}' star
 
 /** Runs Scout on a pseudo-terminal; env entries set to undefined are removed. */
 function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, command = direct(root)) {
-  const merged: Record<string, string | undefined> = { ...process.env, ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, NO_COLOR: undefined, npm_config_update_notifier: "false", ...env };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    ANTHROPIC_API_KEY: undefined,
+    ANTHROPIC_AUTH_TOKEN: undefined,
+    NO_COLOR: undefined,
+    npm_config_update_notifier: "false",
+    ...env,
+  };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
   // -q quiet, -e exit with the child's status, -f flush at once, -c the command (run by $SHELL,
   // which `exec` takes out of the way); /dev/null: no typescript file.
@@ -31,8 +38,14 @@ function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, 
   children.push(child);
   let output = "";
   let onData = () => {};
-  child.stdout.on("data", (chunk) => { output += chunk; onData(); });
-  child.stderr.on("data", (chunk) => { output += chunk; onData(); });
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+    onData();
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+    onData();
+  });
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
     exited,
@@ -45,7 +58,10 @@ function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, 
     /** Resolves when the screen matches; fails with the screen so far if it never does. */
     waitFor(pattern: RegExp): Promise<void> {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output)}`)), WAIT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output)}`)),
+          WAIT_MS,
+        );
         onData = () => {
           if (!pattern.test(plain(output))) return;
           clearTimeout(timer);
@@ -77,7 +93,9 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(await pty.exited).toBe(0);
 
     const screen = pty.screen();
-    expect(screen).toMatch(/^scout \d+\.\d+\.\d+ · model: offline teaching model: .*not an LLM; set ANTHROPIC_API_KEY to talk to Claude\n/);
+    expect(screen).toMatch(
+      /^scout \d+\.\d+\.\d+ · model: offline teaching model: .*not an LLM; set ANTHROPIC_API_KEY to talk to Claude\n/,
+    );
     expect(screen).toContain(`workspace: ${root}\n`);
     expect(screen).toContain("Type a question, or /help.\nyou > where is safe_path defined?\n");
     expect(screen).toMatch(/\[1\] model offline-teacher → tool_use/);
@@ -85,7 +103,8 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(screen).toMatch(/\[4\] read_file \{"path":"app.py","offset":1,"limit":15\} → lines 1-4 of 4/);
     expect(screen).toContain("`safe_path` is defined at app.py:3");
     expect(screen).toMatch(/turn: grep → read_file → answer · 3 model calls/);
-    for (const name of ["read_file", "list_files", "glob", "grep"]) expect(screen).toMatch(new RegExp(`^${name} +\\S`, "m"));
+    for (const name of ["read_file", "list_files", "glob", "grep"])
+      expect(screen).toMatch(new RegExp(`^${name} +\\S`, "m"));
     expect(pty.raw()).toContain("\x1b[2m[1] model"); // step lines are dimmed on a terminal
   });
 
@@ -119,34 +138,39 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
   it.each([
     ["started directly", direct],
     ["started by `npm start`, so npm and its shell exit 0 with Scout", throughNpmStart],
-  ])("Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works (%s)", async (_, launch) => {
-    const api = await startApiServer();
-    try {
-      api.script(hang, reply([text("The second answer.")]));
-      const root = makeTree(FILES);
-      const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch(root));
-      await pty.waitFor(/you > /);
-      expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
-      pty.type("a question that hangs\r");
-      await api.waitForRequests(1);
-      await pty.waitFor(/waiting for the model…/); // the indicator, shown while no token has arrived
-      pty.type("\x03");
-      await pty.waitFor(prompts(2));
-      pty.type("the next question\r");
-      await pty.waitFor(prompts(3));
-      pty.type("/exit\r");
-      expect(await pty.exited).toBe(0);
+  ])(
+    "Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works (%s)",
+    async (_, launch) => {
+      const api = await startApiServer();
+      try {
+        api.script(hang, reply([text("The second answer.")]));
+        const root = makeTree(FILES);
+        const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch(root));
+        await pty.waitFor(/you > /);
+        expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
+        pty.type("a question that hangs\r");
+        await api.waitForRequests(1);
+        await pty.waitFor(/waiting for the model…/); // the indicator, shown while no token has arrived
+        pty.type("\x03");
+        await pty.waitFor(prompts(2));
+        pty.type("the next question\r");
+        await pty.waitFor(prompts(3));
+        pty.type("/exit\r");
+        expect(await pty.exited).toBe(0);
 
-      expect(pty.screen()).toContain("(cancelled; the conversation is as it was before this question)\nyou > the next question\n");
-      expect(pty.screen()).toContain("The second answer.\n");
-      expect(api.requests.map((request) => request.body.messages)).toEqual([
-        [{ role: "user", content: "a question that hangs" }],
-        [{ role: "user", content: "the next question" }],
-      ]);
-    } finally {
-      await api.close();
-    }
-  });
+        expect(pty.screen()).toContain(
+          "(cancelled; the conversation is as it was before this question)\nyou > the next question\n",
+        );
+        expect(pty.screen()).toContain("The second answer.\n");
+        expect(api.requests.map((request) => request.body.messages)).toEqual([
+          [{ role: "user", content: "a question that hangs" }],
+          [{ role: "user", content: "the next question" }],
+        ]);
+      } finally {
+        await api.close();
+      }
+    },
+  );
 
   it("Ctrl-C while the answer is streaming: the partial answer stays, the note starts on its own line", async () => {
     const api = await startApiServer();
@@ -163,7 +187,9 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
       pty.type("/exit\r");
       expect(await pty.exited).toBe(0);
 
-      expect(pty.screen()).toMatch(/The answer begins(\^C)?\n\(cancelled; the conversation is as it was before this question\)\nyou > /);
+      expect(pty.screen()).toMatch(
+        /The answer begins(\^C)?\n\(cancelled; the conversation is as it was before this question\)\nyou > /,
+      );
       // The next turn starts clean: its answer, then its step line, with no stray blank line.
       expect(pty.screen()).toMatch(/you > the next question\nThe second answer\.\n\[1\] model /);
     } finally {

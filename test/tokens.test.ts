@@ -54,7 +54,9 @@ describe("scout tokens (offline)", () => {
     const json = JSON.parse((await runCli(["tokens", "--json"], { env: offlineEnv })).stdout);
     expect(table).toMatch(new RegExp(`baseline \\(no tools\\)\\s+~${json.baseline}\\n`));
     for (const tool of json.tools) {
-      expect(table).toMatch(new RegExp(`\\+ ${tool.name}\\s+~${tool.cumulative.toLocaleString("en-US")}\\s+\\+${tool.marginal}\\n`));
+      expect(table).toMatch(
+        new RegExp(`\\+ ${tool.name}\\s+~${tool.cumulative.toLocaleString("en-US")}\\s+\\+${tool.marginal}\\n`),
+      );
     }
     expect(json.total).toBe(json.tools.at(-1).cumulative - json.baseline);
     expect(table).toMatch(new RegExp(`all tool schemas\\s+~${json.total.toLocaleString("en-US")}\\n`));
@@ -73,17 +75,34 @@ describe("SessionUsage", () => {
     const result = { content: "a.ts:1:hello", isError: false };
     usage.record({ type: "tool", step: 1, name: "grep", input: {}, result, ms: 1 });
     usage.record({ type: "tool", step: 2, name: "grep", input: {}, result, ms: 1 });
-    usage.record({ type: "turn", result: { text: "", stopReason: "end_turn", modelCalls: 2, toolCalls: ["grep", "grep"], usage: { input_tokens: 1200, output_tokens: 30 } } });
+    usage.record({
+      type: "turn",
+      result: {
+        text: "",
+        stopReason: "end_turn",
+        modelCalls: 2,
+        toolCalls: ["grep", "grep"],
+        usage: { input_tokens: 1200, output_tokens: 30 },
+      },
+    });
     expect(usage.tools.get("grep")?.calls).toBe(2);
-    expect(usage.format(true)).toMatch(/turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/);
+    expect(usage.format(true)).toMatch(
+      /turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/,
+    );
   });
 });
 
 describe("scout tokens (exact, against the loopback Messages API)", () => {
   let api: ApiServer;
-  beforeAll(async () => { api = await startApiServer(); });
+  beforeAll(async () => {
+    api = await startApiServer();
+  });
   afterAll(() => api.close());
-  const exactEnv = () => ({ ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined });
+  const exactEnv = () => ({
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_AUTH_TOKEN: undefined,
+  });
 
   it("sends one count_tokens request per row, with the model, system prompt, question and growing tool list", async () => {
     api.requests.length = 0;
@@ -98,7 +117,11 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
       expect(body.messages).toEqual([{ role: "user", content: FIXED_QUESTION }]);
     }
     expect(bodies.map((b) => (b.tools ?? []).map((t: { name: string }) => t.name))).toEqual([
-      [], ["read_file"], ["read_file", "list_files"], ["read_file", "list_files", "glob"], ["read_file", "list_files", "glob", "grep"],
+      [],
+      ["read_file"],
+      ["read_file", "list_files"],
+      ["read_file", "list_files", "glob"],
+      ["read_file", "list_files", "glob", "grep"],
     ]);
     expect(bodies[4].tools).toEqual(toolSchemas());
     // The table: exact, marginals and total from those counts.
@@ -122,19 +145,22 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
   });
 
   it("says clearly when the API keeps answering 429", async () => {
-    api.scriptCount(...Array(3).fill(apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit")));
+    api.scriptCount(
+      ...Array(3).fill(
+        apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+      ),
+    );
     const run = await runCli(["tokens"], { env: exactEnv() });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr.trim()).toBe("scout tokens: rate limited, still after retries: Number of request tokens has exceeded your per-minute rate limit");
+    expect(run.stderr.trim()).toBe(
+      "scout tokens: rate limited, still after retries: Number of request tokens has exceeded your per-minute rate limit",
+    );
   });
 
   it("/tokens in the REPL shows the schema costs and this session's usage per turn and per tool", async () => {
     api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
-    api.script(
-      reply([toolUse("t1", "list_files", {})], "tool_use"),
-      reply([text("done")], "end_turn"),
-    );
+    api.script(reply([toolUse("t1", "list_files", {})], "tool_use"), reply([text("done")], "end_turn"));
     const root = makeTree({ "a.txt": "hello\n" });
     const run = await runCli(["--cwd", root], { cwd: root, input: "what is here?\n/tokens\n", env: exactEnv() });
     expect(run.code).toBe(0);

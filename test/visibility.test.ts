@@ -76,9 +76,27 @@ execFileSync("mkfifo", [path.join(root, "sub/pipe")]); // not a file: no tool sh
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 const VISIBLE = [
-  ".editorconfig", ".env.example", ".env.sample", ".github/workflows/ci.yml", ".gitignore", ".ignore", ".rgignore",
-  "Node_Modules/x.js", "docs/read me.md", "docs/ünï.txt", "important.log", "keys/readme.txt", "notes.md",
-  "src/a.ts", "src/b.ts", "sub/.gitignore", "sub/.ignore", "sub/deep/.gitignore", "sub/deep/y.txt", "sub/keep.log", "sub/root-only.txt",
+  ".editorconfig",
+  ".env.example",
+  ".env.sample",
+  ".github/workflows/ci.yml",
+  ".gitignore",
+  ".ignore",
+  ".rgignore",
+  "Node_Modules/x.js",
+  "docs/read me.md",
+  "docs/ünï.txt",
+  "important.log",
+  "keys/readme.txt",
+  "notes.md",
+  "src/a.ts",
+  "src/b.ts",
+  "sub/.gitignore",
+  "sub/.ignore",
+  "sub/deep/.gitignore",
+  "sub/deep/y.txt",
+  "sub/keep.log",
+  "sub/root-only.txt",
 ].sort();
 const VISIBLE_IN_SUB = VISIBLE.filter((file) => file.startsWith("sub/"));
 
@@ -91,7 +109,10 @@ async function globFiles(dir: string): Promise<string[]> {
 async function grepFiles(dir: string): Promise<string[]> {
   const { content, isError } = await call(root, "grep", { pattern: "MARK", path: dir });
   expect(isError).toBe(false);
-  return content.split("\n").map((line) => /^(.*):1:(# )?MARK$/.exec(line)![1]).sort();
+  return content
+    .split("\n")
+    .map((line) => /^(.*):1:(# )?MARK$/.exec(line)![1])
+    .sort();
 }
 
 /** Every file a recursive list_files walk shows (not directories, not symlinks). */
@@ -132,7 +153,10 @@ describe("newest first", () => {
   it("all three tools order by the nanosecond: two times 50 ns apart are not a tie", async () => {
     const dir = path.join(base, "nanoseconds");
     fs.mkdirSync(dir);
-    for (const [name, time] of [["a.txt", "2024-05-01 10:00:00.000000050"], ["b.txt", "2024-05-01 10:00:00.000000100"]]) {
+    for (const [name, time] of [
+      ["a.txt", "2024-05-01 10:00:00.000000050"],
+      ["b.txt", "2024-05-01 10:00:00.000000100"],
+    ]) {
       fs.writeFileSync(path.join(dir, name), "MARK\n");
       execFileSync("touch", ["-d", time, path.join(dir, name)]); // fs.utimes takes seconds as a double: no nanoseconds at today's dates
     }
@@ -154,7 +178,11 @@ describe("ignore rules", () => {
     const seen = async () => [
       (await runTool("glob", { pattern: "*.{log,txt}" }, { workspace })).content,
       (await runTool("grep", { pattern: "MARK" }, { workspace })).content,
-      (await runTool("list_files", {}, { workspace })).content.split("\n").filter((line) => line !== ".gitignore").sort().join("\n"),
+      (await runTool("list_files", {}, { workspace })).content
+        .split("\n")
+        .filter((line) => line !== ".gitignore")
+        .sort()
+        .join("\n"),
     ];
     expect(await seen()).toEqual([expect.stringContaining("a.log"), expect.stringContaining("a.log"), "a.log\nb.txt"]);
     fs.writeFileSync(path.join(dir, ".gitignore"), "*.log\n");
@@ -172,12 +200,19 @@ describe("ignore rules", () => {
     // The second line has more than MAX_GLOBSTARS_PER_RULE globstars: Scout skips it, rg applies it.
     expect(MAX_GLOBSTARS_PER_RULE).toBeLessThan(3);
     expect((await runTool("glob", { pattern: "**/*.txt" }, { workspace })).content).toBe(deep);
-    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe("No matches for /MARK/ in the workspace.");
+    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe(
+      "No matches for /MARK/ in the workspace.",
+    );
   });
 
   it("a symlinked folder is judged where it points, so a link cannot show what the rules hide", async () => {
     const dir = path.join(base, "links");
-    for (const [file, text] of [["src/main.c", "MARK\n"], ["src/private_notes.txt", "MARK\n"], ["build/out.js", "MARK\n"], [".gitignore", "build/\n/src/private_notes.txt\n"]]) {
+    for (const [file, text] of [
+      ["src/main.c", "MARK\n"],
+      ["src/private_notes.txt", "MARK\n"],
+      ["build/out.js", "MARK\n"],
+      [".gitignore", "build/\n/src/private_notes.txt\n"],
+    ]) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), text);
     }
@@ -189,26 +224,37 @@ describe("ignore rules", () => {
     expect(await run("glob", { pattern: "*", path: "lnk" })).toBe("src/main.c");
     expect(await run("grep", { pattern: "MARK", path: "lnk" })).toBe("src/main.c:1:MARK");
     expect(await run("list_files", { path: "out" })).toMatch(/^Error: out is hidden by ignore rules/);
-    expect(await run("glob", { pattern: "out/*" })).toMatch(/^Error: the folder in pattern "out" goes through a symlink \(it is "build"\)/);
+    expect(await run("glob", { pattern: "out/*" })).toMatch(
+      /^Error: the folder in pattern "out" goes through a symlink \(it is "build"\)/,
+    );
   });
 
   it("a deeper .gitignore re-includes with !", async () => {
-    expect((await call(root, "glob", { pattern: "**/*.log" })).content.split("\n").sort()).toEqual(["important.log", "sub/keep.log"]);
+    expect((await call(root, "glob", { pattern: "**/*.log" })).content.split("\n").sort()).toEqual([
+      "important.log",
+      "sub/keep.log",
+    ]);
   });
 
   it("a ! in .ignore cannot bring back a file .gitignore hides", async () => {
     expect((await call(root, "glob", { pattern: "negated.log" })).content).toBe('No files match "negated.log".');
-    expect((await call(root, "grep", { pattern: "MARK", include: "negated.log" })).content).toBe("No matches for /MARK/ in the workspace (files matching negated.log).");
+    expect((await call(root, "grep", { pattern: "MARK", include: "negated.log" })).content).toBe(
+      "No matches for /MARK/ in the workspace (files matching negated.log).",
+    );
   });
 
   it("list_files counts what the rules hide", async () => {
     const { content } = await call(root, "list_files", { path: "sub" });
-    expect(content.split("\n").at(-1)).toBe("(6 entries hidden by ignore rules or protection; 1 FIFO, socket or device not listed)"); // build, other.log, local.txt, notes.md, .git, node_modules; pipe
+    expect(content.split("\n").at(-1)).toBe(
+      "(6 entries hidden by ignore rules or protection; 1 FIFO, socket or device not listed)",
+    ); // build, other.log, local.txt, notes.md, .git, node_modules; pipe
   });
 
   it("read_file reads an ignored file or a node_modules file named explicitly", async () => {
     expect((await call(root, "read_file", { path: "app.log" })).content).toBe("1\tMARK\n(lines 1-1 of 1)");
-    expect((await call(root, "read_file", { path: "node_modules/pkg/index.js" })).content).toBe("1\tMARK\n(lines 1-1 of 1)");
+    expect((await call(root, "read_file", { path: "node_modules/pkg/index.js" })).content).toBe(
+      "1\tMARK\n(lines 1-1 of 1)",
+    );
   });
 
   it("grep searches an ignored file named explicitly", async () => {
@@ -218,13 +264,21 @@ describe("ignore rules", () => {
   it("an include glob cannot bring back ignored or protected files", async () => {
     for (const include of ["*.log", "**/gen/**", ".env*", "id_rsa", "**/node_modules/**", "*.pem"]) {
       const { content } = await call(root, "grep", { pattern: "MARK", include });
-      expect(content.split("\n").filter((line) => !/^(important\.log|sub\/keep\.log|\.env\.(example|sample)):1:MARK$/.test(line) && !line.startsWith("No matches"))).toEqual([]);
+      expect(
+        content
+          .split("\n")
+          .filter(
+            (line) =>
+              !/^(important\.log|sub\/keep\.log|\.env\.(example|sample)):1:MARK$/.test(line) &&
+              !line.startsWith("No matches"),
+          ),
+      ).toEqual([]);
     }
   });
 
   it("a path that leaves the root is never visible", () => {
     const workspace = new Workspace(root);
-    for (const rel of ["..", "../outside/o.txt", "src/../../outside/o.txt", "/etc/passwd", root + "/src/a.ts"]) {
+    for (const rel of ["..", "../outside/o.txt", "src/../../outside/o.txt", "/etc/passwd", `${root}/src/a.ts`]) {
       expect(workspace.isVisible(rel)).toBe(false);
     }
     expect(workspace.isVisible("src/a.ts")).toBe(true);

@@ -33,12 +33,23 @@ export function claudeModel(name = DEFAULT_MODEL): Model {
       const sdk = await getClient();
       // Streaming, so the answer appears as it is written.
       const stream = sdk.messages.stream(
-        { model: name, max_tokens: MAX_OUTPUT_TOKENS, system: request.system, tools: request.tools, messages: request.messages },
+        {
+          model: name,
+          max_tokens: MAX_OUTPUT_TOKENS,
+          system: request.system,
+          tools: request.tools,
+          messages: request.messages,
+        },
         { signal },
       );
       if (onText) stream.on("text", (delta) => onText(delta));
       const message = await stream.finalMessage();
-      return { model: message.model, content: message.content as Anthropic.ContentBlockParam[], stop_reason: message.stop_reason, usage: message.usage };
+      return {
+        model: message.model,
+        content: message.content as Anthropic.ContentBlockParam[],
+        stop_reason: message.stop_reason,
+        usage: message.usage,
+      };
     },
   };
 }
@@ -61,11 +72,15 @@ export async function describeApiError(error: unknown): Promise<string> {
   // An error event inside a stream that had started (HTTP 200) has no status, only the API's
   // error type, and the SDK does not retry it.
   if (error.status === undefined) {
-    const what = { overloaded_error: "overloaded", rate_limit_error: "rate limited", api_error: "server error" }[body?.error?.type ?? ""] ?? "API error";
+    const what =
+      { overloaded_error: "overloaded", rate_limit_error: "rate limited", api_error: "server error" }[
+        body?.error?.type ?? ""
+      ] ?? "API error";
     return `${what}, in the middle of the answer: ${apiMessage}`;
   }
   const status = error.status;
-  if (status === 401 || status === 403) return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
+  if (status === 401 || status === 403)
+    return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
   if (status === 429) return `rate limited, still after retries: ${apiMessage}`;
   if (status === 529) return `overloaded, still after retries: ${apiMessage}`;
   if (status >= 500) return `server error (${status}), still after retries: ${apiMessage}`;

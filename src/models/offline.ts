@@ -29,14 +29,23 @@ export function offlineModel(): Model {
         stop_reason: toolUse ? "tool_use" : "end_turn",
         stop_sequence: null,
         // An estimate, as the Messages API would count it, so the step log shows real-looking figures.
-        usage: { input_tokens: estimateTokens(JSON.stringify(request)), output_tokens: estimateTokens(JSON.stringify(content)) },
+        usage: {
+          input_tokens: estimateTokens(JSON.stringify(request)),
+          output_tokens: estimateTokens(JSON.stringify(content)),
+        },
       };
       return response;
     },
   };
 }
 
-interface Exchange { id: string; name: string; input: Record<string, any>; result: string; isError: boolean }
+interface Exchange {
+  id: string;
+  name: string;
+  input: Record<string, any>;
+  result: string;
+  isError: boolean;
+}
 
 /** Reads the current turn (the last question and the tool calls since) and picks the next move. */
 function decide(messages: MessageParam[]): ContentBlock[] {
@@ -54,10 +63,18 @@ function decide(messages: MessageParam[]): ContentBlock[] {
       if (tries === 1 && !last.input.pattern.startsWith("(?i)")) {
         return [toolUse(callId, "grep", { pattern: `(?i)${last.input.pattern}` })]; // one broader retry
       }
-      return answer(`I couldn't find \`${term}\` in the workspace (grep found no match for /${done[0].input.pattern}/${tries > 1 ? ` nor /${last.input.pattern}/` : ""}).`);
+      return answer(
+        `I couldn't find \`${term}\` in the workspace (grep found no match for /${done[0].input.pattern}/${tries > 1 ? ` nor /${last.input.pattern}/` : ""}).`,
+      );
     }
     const hit = bestHit(last.result, term);
-    return [toolUse(callId, "read_file", { path: hit.path, offset: Math.max(1, hit.line - LINES_BEFORE_HIT), limit: READ_WINDOW })];
+    return [
+      toolUse(callId, "read_file", {
+        path: hit.path,
+        offset: Math.max(1, hit.line - LINES_BEFORE_HIT),
+        limit: READ_WINDOW,
+      }),
+    ];
   }
   if (last.name === "read_file") return answerFromRead(done);
   if (last.isError) return answer(`I couldn't get an answer: ${last.name} said "${last.result}".`);
@@ -92,9 +109,10 @@ function isIdentifier(word: string): boolean {
 }
 
 const STOP_WORDS = new Set(
-  ("a an and any are as at be by call called calls can code defined define definition do does file files find for from function " +
-    "how i in is it its me of on or project show tell that the there this to used uses using what where which who why with")
-    .split(" "),
+  (
+    "a an and any are as at be by call called calls can code defined define definition do does file files find for from function " +
+    "how i in is it its me of on or project show tell that the there this to used uses using what where which who why with"
+  ).split(" "),
 );
 
 const FILE_KINDS: [RegExp, string][] = [
@@ -118,14 +136,23 @@ function filePatternFor(question: string): string | null {
 
 /** The folder in "what is in src?" / "what does lib/ contain?", "." for the project itself. */
 function folderAskedAbout(question: string): string | null {
-  const asks = /\bwhat(?:'s| is| does)? (?:is )?(?:in|inside)\b|\bcontents? of\b|\blist\b|\bwhat does .+ (?:contain|hold)\b/i;
+  const asks =
+    /\bwhat(?:'s| is| does)? (?:is )?(?:in|inside)\b|\bcontents? of\b|\blist\b|\bwhat does .+ (?:contain|hold)\b/i;
   if (!asks.test(question)) return null;
-  const named = /(?:in|inside|of|does)\s+(?:the\s+)?([\w./-]+?)\/?(?:\s+(?:folder|directory|dir))?\s*(?:\?|$|contain|hold)/i.exec(question);
+  const named =
+    /(?:in|inside|of|does)\s+(?:the\s+)?([\w./-]+?)\/?(?:\s+(?:folder|directory|dir))?\s*(?:\?|$|contain|hold)/i.exec(
+      question,
+    );
   const folder = named?.[1] ?? ".";
   return /^(this|here|project|repo|repository|workspace)$/i.test(folder) ? "." : folder;
 }
 
-interface Hit { path: string; line: number; text: string; defines: boolean }
+interface Hit {
+  path: string;
+  line: number;
+  text: string;
+  defines: boolean;
+}
 
 /** Words that introduce a definition in the languages the lessons use. */
 const DEFINITION_KEYWORDS = "def|class|function|func|fn|interface|type|struct|enum|const|let|var|module";
@@ -166,7 +193,9 @@ function answerFromRead(done: Exchange[]): ContentBlock[] {
       return number >= hit.line - 1 && number <= hit.line + 3;
     })
     .map((line) => `    ${line}`);
-  const others = grep.result.split("\n").filter((line) => /^.+?:\d+:/.test(line) && !line.startsWith(`${hit.path}:${hit.line}:`));
+  const others = grep.result
+    .split("\n")
+    .filter((line) => /^.+?:\d+:/.test(line) && !line.startsWith(`${hit.path}:${hit.line}:`));
   const cited = others.slice(0, 3).map((line) => /^(.+?:\d+):/.exec(line)![1]);
   const more = others.length > cited.length ? ` and ${others.length - cited.length} more` : "";
   return answer(
@@ -194,7 +223,14 @@ function exchangesSince(messages: MessageParam[]): Exchange[] {
   for (const message of messages) {
     if (typeof message.content === "string") continue;
     for (const block of message.content) {
-      if (block.type === "tool_use") exchanges.push({ id: block.id, name: block.name, input: block.input as Record<string, any>, result: "", isError: false });
+      if (block.type === "tool_use")
+        exchanges.push({
+          id: block.id,
+          name: block.name,
+          input: block.input as Record<string, any>,
+          result: "",
+          isError: false,
+        });
       const exchange = block.type === "tool_result" && exchanges.find((e) => e.id === block.tool_use_id);
       if (block.type === "tool_result" && exchange) {
         exchange.result = typeof block.content === "string" ? block.content : "";

@@ -8,7 +8,10 @@ import { MAX_RESULT_LINES, checkSearchPath, fail, ok, type Tool } from "./tool.j
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
 
-interface Args { pattern: string; path?: string }
+interface Args {
+  pattern: string;
+  path?: string;
+}
 
 export const glob: Tool<Args> = {
   name: "glob",
@@ -44,7 +47,9 @@ export const glob: Tool<Args> = {
       if (!folder.ok) return fail(folder.error);
       const real = workspace.toRelative(folder.abs);
       if (real !== folder.rel) {
-        return fail(`the folder in pattern "${folder.rel}" goes through a symlink (it is "${real}"); glob does not follow symlinks, so write "${real}" in the pattern`);
+        return fail(
+          `the folder in pattern "${folder.rel}" goes through a symlink (it is "${real}"); glob does not follow symlinks, so write "${real}" in the pattern`,
+        );
       }
     }
 
@@ -59,7 +64,9 @@ export const glob: Tool<Args> = {
 
     const lines = found.newest.map((file) => file.rel);
     if (found.total > lines.length) {
-      lines.push(`(showing the ${lines.length} newest of ${found.total} files; use a narrower pattern or path to see others)`);
+      lines.push(
+        `(showing the ${lines.length} newest of ${found.total} files; use a narrower pattern or path to see others)`,
+      );
     }
     const summary = `${found.total} file${found.total === 1 ? "" : "s"}`;
     return ok(lines.join("\n"), summary);
@@ -74,14 +81,16 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
   if (pattern === "") return `${argName} must not be empty`;
   if (pattern.includes("\0")) return `${argName} must not contain a NUL byte`;
   // An absolute pattern is not echoed back: tool output never shows host paths.
-  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]|^\\\\/.test(pattern)) return `${argName} must be relative to the workspace, not an absolute path`;
+  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]|^\\\\/.test(pattern))
+    return `${argName} must be relative to the workspace, not an absolute path`;
   if (pattern.startsWith("~")) return `${argName} "${pattern}": "~" is not expanded; use a relative pattern`;
   if (braceExpansionSize(pattern) > MAX_BRACE_EXPANSION) {
     return `${argName} "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
   }
   // Checked again after fast-glob expands the braces: "{.,.}./x" becomes "../x".
   const expanded = fg.generateTasks(pattern).flatMap((task) => task.patterns);
-  if ([pattern, ...expanded].some((p) => DOT_DOT_SEGMENT.test(p))) return `${argName} "${pattern}" must not contain a ".." segment`;
+  if ([pattern, ...expanded].some((p) => DOT_DOT_SEGMENT.test(p)))
+    return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
 }
 
@@ -95,7 +104,8 @@ function braceExpansionSize(pattern: string): number {
   const open: { start: number; commas: number }[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i];
-    if (char === "\\") i++; // an escaped character is literal
+    if (char === "\\")
+      i++; // an escaped character is literal
     else if (char === "{") open.push({ start: i + 1, commas: 0 });
     else if (char === "," && open.length > 0) open[open.length - 1].commas++;
     else if (char === "}" && open.length > 0) {
@@ -110,20 +120,33 @@ function braceExpansionSize(pattern: string): number {
 function rangeSize(body: string): number {
   const range = /^([^.]+)\.\.([^.]+)(?:\.\.(-?\d+))?$/.exec(body);
   if (!range) return 1;
-  const [from, to] = [range[1], range[2]].map((end) => (/^-?\d+$/.test(end) ? Number(end) : end.length === 1 ? end.charCodeAt(0) : NaN));
+  const [from, to] = [range[1], range[2]].map((end) =>
+    /^-?\d+$/.test(end) ? Number(end) : end.length === 1 ? end.charCodeAt(0) : NaN,
+  );
   if (Number.isNaN(from) || Number.isNaN(to)) return 1;
   const step = Math.abs(Number(range[3] ?? 1)) || 1;
   return Math.floor(Math.abs(to - from) / step) + 1;
 }
 
-interface FoundFile { rel: string; mtimeNs: bigint }
-export interface FoundFiles { newest: FoundFile[]; total: number }
+interface FoundFile {
+  rel: string;
+  mtimeNs: bigint;
+}
+export interface FoundFiles {
+  newest: FoundFile[];
+  total: number;
+}
 
 /**
  * Streams the matches and keeps only the newest MAX_RESULT_LINES, so memory
  * does not grow with the number of matches.
  */
-export async function findNewestFiles(workspace: Workspace, baseRel: string, pattern: string, caseSensitive = true): Promise<FoundFiles> {
+export async function findNewestFiles(
+  workspace: Workspace,
+  baseRel: string,
+  pattern: string,
+  caseSensitive = true,
+): Promise<FoundFiles> {
   const newest: FoundFile[] = [];
   let total = 0;
   const cwd = path.join(workspace.root, baseRel);
@@ -165,7 +188,10 @@ function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
       if (error) return callback(error, []);
       const relDir = workspace.toRelative(dir);
       const prefix = relDir === "." ? "" : `${relDir}/`;
-      callback(null, entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)));
+      callback(
+        null,
+        entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)),
+      );
     });
   return readdir as typeof fs.readdir;
 }

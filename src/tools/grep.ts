@@ -27,7 +27,12 @@ const MAX_STDERR_CHARS = 2000;
 /** rg shows only a preview of longer lines, which bounds what one line sends through the pipe. */
 const RG_MAX_COLUMNS = 1000;
 
-interface Args { pattern: string; path?: string; include?: string; context?: number }
+interface Args {
+  pattern: string;
+  path?: string;
+  include?: string;
+  context?: number;
+}
 
 export const grep: Tool<Args> = {
   name: "grep",
@@ -39,10 +44,22 @@ export const grep: Tool<Args> = {
   input_schema: {
     type: "object",
     properties: {
-      pattern: { type: "string", description: "Rust regex to search for, e.g. \"fn main\" or \"(?i)todo\"" },
-      path: { type: "string", description: 'file or directory to search, relative to the workspace root (default ".")' },
-      include: { type: "string", description: 'only search files matching this glob: "*.ts" matches the name at any depth, "src/**/*.py" the path from the workspace root' },
-      context: { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)` },
+      pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "(?i)todo"' },
+      path: {
+        type: "string",
+        description: 'file or directory to search, relative to the workspace root (default ".")',
+      },
+      include: {
+        type: "string",
+        description:
+          'only search files matching this glob: "*.ts" matches the name at any depth, "src/**/*.py" the path from the workspace root',
+      },
+      context: {
+        type: "integer",
+        minimum: 0,
+        maximum: MAX_CONTEXT,
+        description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)`,
+      },
     },
     required: ["pattern"],
     additionalProperties: false,
@@ -98,17 +115,25 @@ export const grep: Tool<Args> = {
       return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
     }
     if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
-      return ok(`${resolved.rel} is a binary file that matches /${pattern}/; its lines are not shown`, "binary file matches");
+      return ok(
+        `${resolved.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
+        "binary file matches",
+      );
     }
     if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
 
     const text = lines.map((line) => (line === "--" ? line : line.text));
-    if (cut) text.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
-    if (result.exitCode === 2) text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
+    if (cut)
+      text.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
+    if (result.exitCode === 2)
+      text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
     const shown = lines.filter((line) => line !== "--");
     const hits = shown.filter((line) => line.hit).length;
     const files = new Set(shown.map((line) => line.file)).size;
-    return ok(text.join("\n"), `${hits} matching line${hits === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`);
+    return ok(
+      text.join("\n"),
+      `${hits} matching line${hits === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`,
+    );
   },
 };
 
@@ -116,15 +141,25 @@ export const grep: Tool<Args> = {
 function rgArguments(pattern: string, include: string | undefined, context: number, searchPath: string): string[] {
   return [
     // --null ends every path with a NUL, the one byte a file name cannot hold (see splitRecords).
-    "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never",
+    "--no-config",
+    "--null",
+    "--line-number",
+    "--with-filename",
+    "--no-heading",
+    "--color=never",
     "--no-context-separator", // a "--" line could be the start of a file name; groups are told by line numbers
     "--hidden", // dotfiles are visible unless a rule below hides them
     // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
     // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
     // git's exclude/global files and ignore files above the workspace are off.
-    "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
+    "--no-require-git",
+    "--no-ignore-dot",
+    "--no-ignore-exclude",
+    "--no-ignore-global",
+    "--no-ignore-parent",
     "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
-    `--max-columns=${RG_MAX_COLUMNS}`, "--max-columns-preview",
+    `--max-columns=${RG_MAX_COLUMNS}`,
+    "--max-columns-preview",
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${MAX_RESULT_LINES + 1}`,
     // Protected names in any case, noise folders exactly as isVisible matches them.
@@ -133,14 +168,19 @@ function rgArguments(pattern: string, include: string | undefined, context: numb
     ...(include ? [`--glob=${include}`] : []),
     ...(context > 0 ? [`--context=${context}`] : []),
     `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
-    "--", searchPath,
+    "--",
+    searchPath,
   ];
 }
 
 /** One output line: a hit or context line of a file, or "--" between groups. */
 type Line = { file: string; hit: boolean; text: string } | "--";
 /** What rg printed for one file, in file order. */
-interface FileLines { file: string; mtimeNs: bigint; lines: Line[] }
+interface FileLines {
+  file: string;
+  mtimeNs: bigint;
+  lines: Line[];
+}
 
 /**
  * Puts rg's output in the promised order, newest file first and ties by
@@ -173,7 +213,9 @@ class NewestFirst {
 
   /** The lines to show, with "--" between files when there is context, and whether any were cut. */
   finish(): { lines: Line[]; cut: boolean } {
-    const all = [...this.placed, ...this.ties].flatMap((file, i) => (i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines));
+    const all = [...this.placed, ...this.ties].flatMap((file, i) =>
+      i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines,
+    );
     const lines = all.slice(0, MAX_RESULT_LINES);
     if (lines.at(-1) === "--") lines.pop();
     return { lines, cut: this.cut || all.length > MAX_RESULT_LINES };
@@ -194,15 +236,28 @@ function mtimeOf(root: string, file: string): bigint | undefined {
   }
 }
 
-interface Search { root: string; signal?: AbortSignal; deadline: number; context: number; keep: (file: string) => boolean }
-interface SearchOutcome extends RgOutcome { stopped: boolean; binaryMatches: boolean }
+interface Search {
+  root: string;
+  signal?: AbortSignal;
+  deadline: number;
+  context: number;
+  keep: (file: string) => boolean;
+}
+interface SearchOutcome extends RgOutcome {
+  stopped: boolean;
+  binaryMatches: boolean;
+}
 
 /**
  * Runs rg and hands its output over one file at a time (rg prints each
  * file's lines together, even when it searches in parallel), until
  * `onFile` returns false.
  */
-async function searchFiles(args: string[], search: Search, onFile: (file: FileLines) => boolean): Promise<SearchOutcome> {
+async function searchFiles(
+  args: string[],
+  search: Search,
+  onFile: (file: FileLines) => boolean,
+): Promise<SearchOutcome> {
   let current: FileLines | undefined; // the file rg is printing
   let lastLine = 0; // its line number rg printed last
   let binaryMatches = false;
@@ -234,14 +289,23 @@ async function searchFiles(args: string[], search: Search, onFile: (file: FileLi
       current.lines.push("--"); // between groups of one file; those between files are added later
     }
     lastLine = lineNumber;
-    current.lines.push({ file, hit: mark === ":", text: `${file}${mark}${lineNumber}${mark}${clipLine(rest, MAX_MATCH_CHARS)}` });
+    current.lines.push({
+      file,
+      hit: mark === ":",
+      text: `${file}${mark}${lineNumber}${mark}${clipLine(rest, MAX_MATCH_CHARS)}`,
+    });
     return true;
   });
   if (current && !onFile(current)) stopped = true;
   return { ...outcome, stopped, binaryMatches };
 }
 
-interface RgOutcome { exitCode: number | null; stderr: string; timedOut: boolean; aborted: boolean }
+interface RgOutcome {
+  exitCode: number | null;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
 
 /** Takes one record of rg's output (see splitRecords); returns false to stop rg. */
 type OnRecord = (path: string | undefined, text: string) => boolean;
@@ -258,8 +322,17 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord
     const rg = spawn(rgPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const outcome: RgOutcome = { exitCode: null, stderr: "", timedOut: false, aborted: false };
     const stop = () => rg.kill("SIGKILL");
-    const timer = setTimeout(() => { outcome.timedOut = true; stop(); }, Math.max(0, deadline - Date.now()));
-    const onAbort = () => { outcome.aborted = true; stop(); };
+    const timer = setTimeout(
+      () => {
+        outcome.timedOut = true;
+        stop();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    const onAbort = () => {
+      outcome.aborted = true;
+      stop();
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();
 
@@ -269,12 +342,20 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord
       if (stopped) stop();
       return !stopped;
     });
-    rg.stdout.on("data", (chunk: Buffer) => { if (!stopped) records.push(chunk); });
-    rg.stdout.on("end", () => { if (!stopped) records.end(); });
-    rg.stderr.on("data", (chunk: Buffer) => {
-      if (outcome.stderr.length < MAX_STDERR_CHARS) outcome.stderr = (outcome.stderr + chunk.toString()).slice(0, MAX_STDERR_CHARS);
+    rg.stdout.on("data", (chunk: Buffer) => {
+      if (!stopped) records.push(chunk);
     });
-    rg.on("error", (error) => { outcome.stderr = `could not start rg: ${error.message}`; outcome.exitCode = 2; });
+    rg.stdout.on("end", () => {
+      if (!stopped) records.end();
+    });
+    rg.stderr.on("data", (chunk: Buffer) => {
+      if (outcome.stderr.length < MAX_STDERR_CHARS)
+        outcome.stderr = (outcome.stderr + chunk.toString()).slice(0, MAX_STDERR_CHARS);
+    });
+    rg.on("error", (error) => {
+      outcome.stderr = `could not start rg: ${error.message}`;
+      outcome.exitCode = 2;
+    });
     rg.on("close", (code) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -285,7 +366,8 @@ function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord
 }
 
 /** rg's notes on a binary file, lines with no NUL: "a.bin: binary file matches (found …)" and "a.bin: WARNING: stopped searching …". */
-const RG_BINARY_NOTE = /: (binary file matches|WARNING: stopped searching binary file after match) \(found ".*" byte around offset \d+\)$/;
+const RG_BINARY_NOTE =
+  /: (binary file matches|WARNING: stopped searching binary file after match) \(found ".*" byte around offset \d+\)$/;
 
 /**
  * Cuts rg's --null output into records: a path, a NUL, then "12:text" (a

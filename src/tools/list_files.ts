@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { MAX_RESULT_LINES, checkSearchPath, fail, ok, type Tool } from "./tool.js";
 
-interface Args { path?: string }
+interface Args {
+  path?: string;
+}
 
 export const listFiles: Tool<Args> = {
   name: "list_files",
@@ -57,7 +59,8 @@ export const listFiles: Tool<Args> = {
     // One footer line says everything that is not shown.
     const notes: string[] = [];
     if (hidden > 0) notes.push(`${hidden} ${hidden === 1 ? "entry" : "entries"} hidden by ignore rules or protection`);
-    if (special > 0) notes.push(`${special} ${special === 1 ? "FIFO, socket or device" : "FIFOs, sockets or devices"} not listed`);
+    if (special > 0)
+      notes.push(`${special} ${special === 1 ? "FIFO, socket or device" : "FIFOs, sockets or devices"} not listed`);
     if (entries.length > MAX_RESULT_LINES) {
       notes.unshift(`showing ${MAX_RESULT_LINES} of ${entries.length} entries, newest first`);
       notes.push("use glob with a pattern to find the others");

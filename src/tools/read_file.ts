@@ -18,7 +18,11 @@ const MAX_SUGGESTIONS = 3;
 /** Bytes kept of one line while streaming: enough for MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
 
-interface Args { path: string; offset?: number; limit?: number }
+interface Args {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
 
 export const readFile: Tool<Args> = {
   name: "read_file",
@@ -32,7 +36,12 @@ export const readFile: Tool<Args> = {
     properties: {
       path: { type: "string", description: "file path, relative to the workspace root" },
       offset: { type: "integer", minimum: 1, description: "first line to return, 1-based (default 1)" },
-      limit: { type: "integer", minimum: 1, maximum: MAX_RESULT_LINES, description: `number of lines to return (default and maximum ${MAX_RESULT_LINES})` },
+      limit: {
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_RESULT_LINES,
+        description: `number of lines to return (default and maximum ${MAX_RESULT_LINES})`,
+      },
     },
     required: ["path"],
     additionalProperties: false,
@@ -54,11 +63,14 @@ export const readFile: Tool<Args> = {
     if (stat.isDirectory()) return fail(`${rel} is a directory; use list_files to see what it holds`);
     if (!stat.isFile()) return fail(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
     if (stat.size > MAX_FILE_BYTES) {
-      return fail(`${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`);
+      return fail(
+        `${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`,
+      );
     }
 
     const window = await readWindow(abs, offset, limit);
-    if (window === "binary") return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
+    if (window === "binary")
+      return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
     const { lines, total } = window;
     if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
     if (offset > total) return fail(`offset ${offset} is past the end of ${rel}, which has ${total} lines`);
@@ -76,7 +88,11 @@ export const readFile: Tool<Args> = {
  * Streams the file once: keeps the lines of the window (each cut to
  * MAX_LINE_BYTES while reading), counts all the others.
  */
-async function readWindow(abs: string, offset: number, limit: number): Promise<{ lines: string[]; total: number } | "binary"> {
+async function readWindow(
+  abs: string,
+  offset: number,
+  limit: number,
+): Promise<{ lines: string[]; total: number } | "binary"> {
   const decoder = new TextDecoder("utf-8"); // invalid bytes become U+FFFD, never an error
   const lines: string[] = [];
   let lineNumber = 1;

@@ -67,12 +67,17 @@ export function checkSearchPath(
   }
   if (stat.isDirectory()) {
     if (!workspace.isVisible(workspace.toRelative(abs), true)) {
-      return { error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`, isDirectory: true };
+      return {
+        error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`,
+        isDirectory: true,
+      };
     }
     return { isDirectory: true };
   }
-  if (!filesAllowed) return { error: `${rel} is a file, not a directory; use read_file to read it`, isDirectory: false };
-  if (!stat.isFile()) return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
+  if (!filesAllowed)
+    return { error: `${rel} is a file, not a directory; use read_file to read it`, isDirectory: false };
+  if (!stat.isFile())
+    return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
   return { isDirectory: false };
 }
 

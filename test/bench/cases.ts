@@ -31,17 +31,36 @@ const RG_FILTERS = ["--no-config", "--hidden", "--no-require-git", "--glob=!.git
  * is rg's and how much is Node's.
  */
 const toolRgArgs = (pattern: string) => [
-  "--no-config", "--null", "--line-number", "--with-filename", "--no-heading", "--color=never", "--sortr=modified", "--hidden",
-  "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global", "--no-ignore-parent",
-  "--max-columns=1000", "--max-columns-preview",
+  "--no-config",
+  "--null",
+  "--line-number",
+  "--with-filename",
+  "--no-heading",
+  "--color=never",
+  "--sortr=modified",
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-dot",
+  "--no-ignore-exclude",
+  "--no-ignore-global",
+  "--no-ignore-parent",
+  "--max-columns=1000",
+  "--max-columns-preview",
   ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
-  `--regexp=${pattern}`, "--", ".",
+  `--regexp=${pattern}`,
+  "--",
+  ".",
 ];
 
 export const GROUPS = ["grep", "glob", "read", "startup", "memory"] as const;
 export type Group = (typeof GROUPS)[number];
 
-export interface Context { root: string; manifest: Manifest; runs: number; log: (line: string) => void }
+export interface Context {
+  root: string;
+  manifest: Manifest;
+  runs: number;
+  log: (line: string) => void;
+}
 
 export interface TimingRow extends Timing {
   section: string;
@@ -67,20 +86,47 @@ export interface MemoryRow {
 }
 
 /** One thing to time. `run` may return a note about what it found. */
-interface Case { id: string; label: string; run: () => Promise<string | void> }
+interface Case {
+  id: string;
+  label: string;
+  run: () => Promise<string | void>;
+}
 
 /**
  * Times the cases of one section (never two at once: the machine has 2
  * cores), then sets every row's ratio against the fastest baseline case.
  */
-async function measureSection(ctx: Context, section: string, cases: Case[], baselineIds: string[]): Promise<TimingRow[]> {
+async function measureSection(
+  ctx: Context,
+  section: string,
+  cases: Case[],
+  baselineIds: string[],
+): Promise<TimingRow[]> {
   ctx.log(`  ${section}: ${cases.map((c) => c.label).join("; ")}`);
   const notes: (string | undefined)[] = [];
-  const timings = await timeInterleaved(ctx.runs, cases.map((c) => c.run), (i, note) => { notes[i] = note ?? undefined; });
-  const rows: TimingRow[] = cases.map((c, i) => ({ section, id: `${section}/${c.id}`, label: c.label, ...timings[i], note: notes[i] }));
+  const timings = await timeInterleaved(
+    ctx.runs,
+    cases.map((c) => c.run),
+    (i, note) => {
+      notes[i] = note ?? undefined;
+    },
+  );
+  const rows: TimingRow[] = cases.map((c, i) => ({
+    section,
+    id: `${section}/${c.id}`,
+    label: c.label,
+    ...timings[i],
+    note: notes[i],
+  }));
   const bases = rows.filter((row) => baselineIds.some((id) => row.id === `${section}/${id}`));
   const base = [...bases].sort((a, b) => a.medianMs - b.medianMs)[0];
-  if (base) for (const row of rows) Object.assign(row, { baseline: base.label, ratio: row.medianMs / base.medianMs, minRatio: row.minMs / base.minMs });
+  if (base)
+    for (const row of rows)
+      Object.assign(row, {
+        baseline: base.label,
+        ratio: row.medianMs / base.medianMs,
+        minRatio: row.minMs / base.minMs,
+      });
   return rows;
 }
 
@@ -134,7 +180,9 @@ function nulListCollector(files: string[]): (chunk: Buffer) => void {
 
 /** An onData that counts output lines into `counter.lines`. */
 function lineCounter(counter: { lines: number }): (chunk: Buffer) => void {
-  return (chunk) => { for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) counter.lines++; };
+  return (chunk) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) counter.lines++;
+  };
 }
 
 // ---------------------------------------------------------------- grep
@@ -148,7 +196,8 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
       { id: "tool-in-process", label: "grep tool, in-process", run: () => toolInProcess(root, "grep", input) },
       { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input) },
       {
-        id: "rg-sortr-head", label: `rg --sortr modified | head -${HEAD_LINES}`,
+        id: "rg-sortr-head",
+        label: `rg --sortr modified | head -${HEAD_LINES}`,
         run: async () => {
           const args = [...RG_FILTERS, "--line-number", "--no-heading", "--sortr=modified", `--regexp=${pattern}`];
           const { killed } = await runProcess(rgPath, args, { cwd: root, onData: stopAfterLines(HEAD_LINES) });
@@ -156,7 +205,8 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
       {
-        id: "rg-parallel-sorted", label: "rg (parallel), all output, sorted by mtime",
+        id: "rg-parallel-sorted",
+        label: "rg (parallel), all output, sorted by mtime",
         run: async () => {
           const files: string[] = [];
           const args = [...RG_FILTERS, "--line-number", "--heading", "--null", `--regexp=${pattern}`];
@@ -166,13 +216,16 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
       {
-        id: "rg-tool-args", label: `(info) rg with the tool's arguments | head -${HEAD_LINES}`,
-        run: async () => void await runProcess(rgPath, toolRgArgs(pattern), { cwd: root, onData: stopAfterLines(HEAD_LINES) }),
+        id: "rg-tool-args",
+        label: `(info) rg with the tool's arguments | head -${HEAD_LINES}`,
+        run: async () =>
+          void (await runProcess(rgPath, toolRgArgs(pattern), { cwd: root, onData: stopAfterLines(HEAD_LINES) })),
       },
       {
         // Not a baseline: the first step an adaptive grep could take (find the matching
         // files in parallel, stopping at each file's first hit, then search the newest).
-        id: "rg-files-with-matches", label: "(info) rg -l (parallel) + sort by mtime",
+        id: "rg-files-with-matches",
+        label: "(info) rg -l (parallel) + sort by mtime",
         run: async () => {
           const files: string[] = [];
           const args = [...RG_FILTERS, "--files-with-matches", "--null", `--regexp=${pattern}`];
@@ -182,7 +235,9 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
     ];
-    rows.push(...await measureSection(ctx, `grep ${kind} (${pattern})`, cases, ["rg-sortr-head", "rg-parallel-sorted"]));
+    rows.push(
+      ...(await measureSection(ctx, `grep ${kind} (${pattern})`, cases, ["rg-sortr-head", "rg-parallel-sorted"])),
+    );
   }
   return rows;
 }
@@ -209,7 +264,8 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
       { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
       { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input) },
       {
-        id: "rg-files", label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}`,
+        id: "rg-files",
+        label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}`,
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, rgArgs, { cwd: root, onData: lineCounter(counter) });
@@ -218,7 +274,8 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
       },
       {
         // A candidate for the tool: rg walks in parallel and applies .gitignore, Node stats only what matched.
-        id: "rg-files-stat", label: "(info) the same + stat each, sorted by mtime",
+        id: "rg-files-stat",
+        label: "(info) the same + stat each, sorted by mtime",
         run: async () => {
           const files: string[] = [];
           await runProcess(rgPath, [...rgArgs, "--null"], { cwd: root, onData: nulListCollector(files) });
@@ -227,7 +284,8 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
       },
       {
         // Another candidate: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
-        id: "rg-files-sortr", label: "(info) the same with --sortr modified",
+        id: "rg-files-sortr",
+        label: "(info) the same with --sortr modified",
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
@@ -235,19 +293,29 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
       {
-        id: "fast-glob", label: `fast-glob alone, {dot: true}`,
-        run: async () => `${(await fg(pattern, { cwd: root, dot: true })).length.toLocaleString("en")} files (ignore rules not applied)`,
+        id: "fast-glob",
+        label: `fast-glob alone, {dot: true}`,
+        run: async () =>
+          `${(await fg(pattern, { cwd: root, dot: true })).length.toLocaleString("en")} files (ignore rules not applied)`,
       },
       {
         // The tool's walk before its visibility filter and newest-first list: how much each step costs.
-        id: "fast-glob-stats", label: "(info) fast-glob + stats, as the tool walks",
+        id: "fast-glob-stats",
+        label: "(info) fast-glob + stats, as the tool walks",
         run: async () => {
-          const entries = await fg(pattern, { cwd: root, dot: true, onlyFiles: true, stats: true, suppressErrors: true, ignore: ["**/node_modules/**", "**/.git/**"] });
+          const entries = await fg(pattern, {
+            cwd: root,
+            dot: true,
+            onlyFiles: true,
+            stats: true,
+            suppressErrors: true,
+            ignore: ["**/node_modules/**", "**/.git/**"],
+          });
           return `${entries.length.toLocaleString("en")} files (ignore rules not applied)`;
         },
       },
     ];
-    rows.push(...await measureSection(ctx, `glob ${pattern}`, cases, ["rg-files"]));
+    rows.push(...(await measureSection(ctx, `glob ${pattern}`, cases, ["rg-files"])));
   }
   return rows;
 }
@@ -268,7 +336,8 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
   // The tool streams the whole file to count its lines, so a whole-file read is its floor.
   const floors: Case[] = [
     {
-      id: "stream-count", label: "stream the file, count lines (Node)",
+      id: "stream-count",
+      label: "stream the file, count lines (Node)",
       run: async () => {
         let count = 0;
         for await (const chunk of fs.createReadStream(path.join(root, file)) as AsyncIterable<Buffer>) {
@@ -277,17 +346,32 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
         return `${count.toLocaleString("en")} lines`;
       },
     },
-    { id: "wc-l", label: "wc -l (a process)", run: async () => void await runProcess("wc", ["-l", file], { cwd: root }) },
+    {
+      id: "wc-l",
+      label: "wc -l (a process)",
+      run: async () => void (await runProcess("wc", ["-l", file], { cwd: root })),
+    },
   ];
-  for (const [where, offset] of [["start", 1], ["end", lines - HEAD_LINES + 1]] as const) {
+  for (const [where, offset] of [
+    ["start", 1],
+    ["end", lines - HEAD_LINES + 1],
+  ] as const) {
     const input = { path: file, offset };
     const cases: Case[] = [
-      { id: "tool-in-process", label: "read_file tool, in-process", run: () => toolInProcess(root, "read_file", input) },
+      {
+        id: "tool-in-process",
+        label: "read_file tool, in-process",
+        run: () => toolInProcess(root, "read_file", input),
+      },
       { id: "tool-cli", label: "read_file tool, CLI", run: () => toolCli(root, "read_file", input) },
       ...floors,
     ];
     const mib = (manifest.bigFile.bytes / 2 ** 20).toFixed(1);
-    rows.push(...await measureSection(ctx, `read_file ${where} of a ${mib} MiB file (offset ${offset})`, cases, ["stream-count"]));
+    rows.push(
+      ...(await measureSection(ctx, `read_file ${where} of a ${mib} MiB file (offset ${offset})`, cases, [
+        "stream-count",
+      ])),
+    );
   }
   return rows;
 }
@@ -300,25 +384,42 @@ const SCRIPT = "/usr/bin/script";
 const REPL_PROMPT = "you > ";
 
 async function startupCases(ctx: Context): Promise<TimingRow[]> {
-  const node = (args: string[]) => async () => void await runProcess(process.execPath, args, { cwd: ctx.root });
-  const rows = await measureSection(ctx, "start-up", [
-    { id: "node", label: "node -e 0", run: node(["-e", "0"]) },
-    { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
-    { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
-  ], ["node"]);
+  const node = (args: string[]) => async () => void (await runProcess(process.execPath, args, { cwd: ctx.root }));
+  const rows = await measureSection(
+    ctx,
+    "start-up",
+    [
+      { id: "node", label: "node -e 0", run: node(["-e", "0"]) },
+      { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
+      { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
+    ],
+    ["node"],
+  );
   if (!fs.existsSync(SCRIPT)) {
     ctx.log(`  (no ${SCRIPT}: the REPL's time to its prompt is not measured)`);
     return rows;
   }
   // On a terminal, both timed to a marker in their output, so `script`'s own cost is in the baseline too.
-  const onPty = (command: string, marker: string) => async () => void await timeToOutput(SCRIPT, ["-qfec", command, "/dev/null"], ctx.root, marker);
+  const onPty = (command: string, marker: string) => async () =>
+    void (await timeToOutput(SCRIPT, ["-qfec", command, "/dev/null"], ctx.root, marker));
   const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
   const nodeCommand = [process.execPath, "-e", "console.log('ready')"].map(quote).join(" ");
   const replCommand = [process.execPath, CLI, "--offline"].map(quote).join(" ");
-  rows.push(...await measureSection(ctx, "start-up on a terminal (a pty made by script)", [
-    { id: "node", label: "node -e \"console.log('ready')\" to its output", run: onPty(nodeCommand, "ready") },
-    { id: "repl", label: `scout --offline (REPL) to its prompt "${REPL_PROMPT.trim()}"`, run: onPty(replCommand, REPL_PROMPT) },
-  ], ["node"]));
+  rows.push(
+    ...(await measureSection(
+      ctx,
+      "start-up on a terminal (a pty made by script)",
+      [
+        { id: "node", label: "node -e \"console.log('ready')\" to its output", run: onPty(nodeCommand, "ready") },
+        {
+          id: "repl",
+          label: `scout --offline (REPL) to its prompt "${REPL_PROMPT.trim()}"`,
+          run: onPty(replCommand, REPL_PROMPT),
+        },
+      ],
+      ["node"],
+    )),
+  );
   return rows;
 }
 
@@ -339,7 +440,8 @@ process.stdout.write(JSON.stringify({ isError: result.isError, nodeOnlyKib: proc
 async function memoryCases(ctx: Context): Promise<MemoryRow[]> {
   const { root, manifest } = ctx;
   const runs = Math.min(ctx.runs, MEMORY_RUNS);
-  const probe = (name: string, input: object) => [process.execPath, ["--input-type=module", "-e", PROBE, name, JSON.stringify(input), root, DIST_URL]] as const;
+  const probe = (name: string, input: object) =>
+    [process.execPath, ["--input-type=module", "-e", PROBE, name, JSON.stringify(input), root, DIST_URL]] as const;
   const cli = (name: string, input: object) => [process.execPath, [CLI, "tool", name, JSON.stringify(input)]] as const;
   const common = { pattern: TOKENS.common };
   const bigEnd = { path: manifest.bigFile.path, offset: manifest.bigFile.lines - HEAD_LINES + 1 };
@@ -347,12 +449,37 @@ async function memoryCases(ctx: Context): Promise<MemoryRow[]> {
     { id: "node", label: "node -e 0", toolCall: false, command: [process.execPath, ["-e", "0"]] },
     { id: "grep-common-in-process", label: "grep common, in-process", toolCall: true, command: probe("grep", common) },
     { id: "grep-common-cli", label: "grep common, CLI", toolCall: true, command: cli("grep", common) },
-    { id: "grep-rare-in-process", label: "grep rare, in-process", toolCall: true, command: probe("grep", { pattern: TOKENS.rare }) },
-    { id: "glob-all-in-process", label: "glob **/*, in-process", toolCall: true, command: probe("glob", { pattern: "**/*" }) },
+    {
+      id: "grep-rare-in-process",
+      label: "grep rare, in-process",
+      toolCall: true,
+      command: probe("grep", { pattern: TOKENS.rare }),
+    },
+    {
+      id: "glob-all-in-process",
+      label: "glob **/*, in-process",
+      toolCall: true,
+      command: probe("glob", { pattern: "**/*" }),
+    },
     { id: "glob-all-cli", label: "glob **/*, CLI", toolCall: true, command: cli("glob", { pattern: "**/*" }) },
-    { id: "read-end-in-process", label: "read_file end of big file, in-process", toolCall: true, command: probe("read_file", bigEnd) },
-    { id: "rg-sortr-common", label: "raw rg --sortr modified common (to the end)", toolCall: false, command: [rgPath, [...RG_FILTERS, "-n", "--sortr=modified", TOKENS.common]] },
-    { id: "rg-parallel-common", label: "raw rg (parallel) common, all output", toolCall: false, command: [rgPath, [...RG_FILTERS, "-n", TOKENS.common]] },
+    {
+      id: "read-end-in-process",
+      label: "read_file end of big file, in-process",
+      toolCall: true,
+      command: probe("read_file", bigEnd),
+    },
+    {
+      id: "rg-sortr-common",
+      label: "raw rg --sortr modified common (to the end)",
+      toolCall: false,
+      command: [rgPath, [...RG_FILTERS, "-n", "--sortr=modified", TOKENS.common]],
+    },
+    {
+      id: "rg-parallel-common",
+      label: "raw rg (parallel) common, all output",
+      toolCall: false,
+      command: [rgPath, [...RG_FILTERS, "-n", TOKENS.common]],
+    },
   ];
   const rows: MemoryRow[] = [];
   for (const c of cases) {

@@ -11,7 +11,11 @@ import { performance } from "node:perf_hooks";
 export const WARMUP_RUNS = 1;
 export const DEFAULT_RUNS = 5;
 
-export interface Timing { medianMs: number; minMs: number; samplesMs: number[] }
+export interface Timing {
+  medianMs: number;
+  minMs: number;
+  samplesMs: number[];
+}
 
 /**
  * Times each function `runs` times after the warm-up, interleaved (A B C, A B
@@ -19,7 +23,11 @@ export interface Timing { medianMs: number; minMs: number; samplesMs: number[] }
  * it over every case instead of landing on one. The median resists a noisy
  * neighbour; the min shows the best case. `onResult` gets each call's result.
  */
-export async function timeInterleaved<T>(runs: number, fns: (() => Promise<T>)[], onResult?: (index: number, result: T) => void): Promise<Timing[]> {
+export async function timeInterleaved<T>(
+  runs: number,
+  fns: (() => Promise<T>)[],
+  onResult?: (index: number, result: T) => void,
+): Promise<Timing[]> {
   const samples: number[][] = fns.map(() => []);
   for (let run = -WARMUP_RUNS; run < runs; run++) {
     for (const [i, fn] of fns.entries()) {
@@ -46,7 +54,11 @@ export interface RunOptions {
   /** Called with each stdout chunk; return false to kill the process (as `| head` would). */
   onData?: (chunk: Buffer) => boolean | void;
 }
-export interface RunResult { code: number | null; stdoutBytes: number; killed: boolean }
+export interface RunResult {
+  code: number | null;
+  stdoutBytes: number;
+  killed: boolean;
+}
 
 /**
  * Runs a command to its end with stdin closed, reading all of stdout (so the
@@ -101,7 +113,11 @@ export function timeToOutput(command: string, args: string[], cwd: string, marke
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
     child.on("error", reject);
-    child.on("close", () => (elapsed === null ? reject(new Error(`${command} exited before writing "${marker}": ${output.slice(-500)}`)) : resolve(elapsed)));
+    child.on("close", () =>
+      elapsed === null
+        ? reject(new Error(`${command} exited before writing "${marker}": ${output.slice(-500)}`))
+        : resolve(elapsed),
+    );
   });
 }
 
@@ -149,7 +165,9 @@ async function peakByPolling(command: string, args: string[], cwd: string): Prom
       try {
         const match = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
         if (match) peakKib = Math.max(peakKib, Number(match[1]));
-      } catch { /* the process has just exited */ }
+      } catch {
+        /* the process has just exited */
+      }
     }, POLL_MS);
     return () => clearInterval(timer);
   });
@@ -157,13 +175,23 @@ async function peakByPolling(command: string, args: string[], cwd: string): Prom
 }
 
 /** Runs to the end, keeping stdout (small here: tool output is capped) and dropping stderr. */
-function collect(command: string, args: string[], cwd: string, watch?: (pid: number) => () => void): Promise<{ stdout: string }> {
+function collect(
+  command: string,
+  args: string[],
+  cwd: string,
+  watch?: (pid: number) => () => void,
+): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
     const stopWatching = child.pid !== undefined && watch ? watch(child.pid) : () => {};
     let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => { if (stdout.length < 1_000_000) stdout += chunk; });
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (stdout.length < 1_000_000) stdout += chunk;
+    });
     child.on("error", reject);
-    child.on("close", () => { stopWatching(); resolve({ stdout }); });
+    child.on("close", () => {
+      stopWatching();
+      resolve({ stdout });
+    });
   });
 }

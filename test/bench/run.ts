@@ -12,7 +12,17 @@ import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { rgPath } from "@vscode/ripgrep";
-import { CLI, GROUPS, REPO_ROOT, memoryCases, timingGroups, type Context, type Group, type MemoryRow, type TimingRow } from "./cases.js";
+import {
+  CLI,
+  GROUPS,
+  REPO_ROOT,
+  memoryCases,
+  timingGroups,
+  type Context,
+  type Group,
+  type MemoryRow,
+  type TimingRow,
+} from "./cases.js";
 import { DEFAULT_RUNS, WARMUP_RUNS, hasGnuTime } from "./measure.js";
 import { DEFAULT_SEED, ensureTree, type Manifest } from "./tree.js";
 
@@ -26,18 +36,29 @@ const TARGETS = {
 
 const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json]`;
 
-interface Target { target: string; value: string; met: boolean }
+interface Target {
+  target: string;
+  value: string;
+  met: boolean;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { json: { type: "boolean" }, runs: { type: "string" }, only: { type: "string" }, seed: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      runs: { type: "string" },
+      only: { type: "string" },
+      seed: { type: "string" },
+      help: { type: "boolean" },
+    },
   });
   if (values.help) return void console.log(USAGE);
   const runs = Number(values.runs ?? DEFAULT_RUNS);
   const seed = Number(values.seed ?? DEFAULT_SEED);
   const only = (values.only?.split(",") ?? [...GROUPS]) as Group[];
   const unknown = only.filter((g) => !GROUPS.includes(g));
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length) throw new Error(`bad arguments\n${USAGE}`);
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length)
+    throw new Error(`bad arguments\n${USAGE}`);
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm run bench does)`);
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -48,7 +69,7 @@ async function main(): Promise<void> {
   const timings: TimingRow[] = [];
   for (const group of only.filter((g): g is Exclude<Group, "memory"> => g !== "memory")) {
     log(`measuring ${group} (${WARMUP_RUNS} warm-up + ${runs} runs each)`);
-    timings.push(...await timingGroups[group](ctx));
+    timings.push(...(await timingGroups[group](ctx)));
   }
   let memory: MemoryRow[] = [];
   if (only.includes("memory")) {
@@ -58,7 +79,12 @@ async function main(): Promise<void> {
 
   // Other work on the machine skews every figure: the 1-minute load average says how much there was.
   const load = { before: loadBefore, after: os.loadavg()[0] };
-  const report = { meta: { ...describeRun(root, manifest, runs), load }, timings, memory, targets: checkTargets(timings, memory) };
+  const report = {
+    meta: { ...describeRun(root, manifest, runs), load },
+    timings,
+    memory,
+    targets: checkTargets(timings, memory),
+  };
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else printReport(report);
 }
@@ -84,32 +110,52 @@ function checkTargets(timings: TimingRow[], memory: MemoryRow[]): Target[] {
   const targets: Target[] = [];
   const ratioTarget = (row: TimingRow, limit: number) => {
     if (row.ratio === undefined) return;
-    targets.push({ target: `${row.section}: ${row.label} ≤ ${limit}× ${row.baseline}`, value: `${row.ratio.toFixed(2)}×`, met: row.ratio <= limit });
+    targets.push({
+      target: `${row.section}: ${row.label} ≤ ${limit}× ${row.baseline}`,
+      value: `${row.ratio.toFixed(2)}×`,
+      met: row.ratio <= limit,
+    });
   };
   for (const row of timings) {
     if (row.section.startsWith("grep") && row.id.includes("/tool-")) ratioTarget(row, TARGETS.grepOverRawRg);
-    if (row.section.startsWith("glob") && row.id.endsWith("/tool-in-process")) ratioTarget(row, TARGETS.globOverRgFiles);
+    if (row.section.startsWith("glob") && row.id.endsWith("/tool-in-process"))
+      ratioTarget(row, TARGETS.globOverRgFiles);
     if (row.section.startsWith("start-up") && !row.id.endsWith("/node")) ratioTarget(row, TARGETS.startupOverNode);
   }
   for (const row of memory.filter((r) => r.toolCall)) {
-    targets.push({ target: `peak RSS of ${row.label} < ${TARGETS.toolPeakMb} MB`, value: `${row.peakMb.toFixed(0)} MB`, met: row.peakMb < TARGETS.toolPeakMb });
+    targets.push({
+      target: `peak RSS of ${row.label} < ${TARGETS.toolPeakMb} MB`,
+      value: `${row.peakMb.toFixed(0)} MB`,
+      met: row.peakMb < TARGETS.toolPeakMb,
+    });
   }
   return targets;
 }
 
 // ---------------------------------------------------------------- the table
 
-function printReport(report: { meta: ReturnType<typeof describeRun> & { load: { before: number; after: number } }; timings: TimingRow[]; memory: MemoryRow[]; targets: Target[] }): void {
+function printReport(report: {
+  meta: ReturnType<typeof describeRun> & { load: { before: number; after: number } };
+  timings: TimingRow[];
+  memory: MemoryRow[];
+  targets: Target[];
+}): void {
   const { meta, timings, memory, targets } = report;
   const t = meta.tree;
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
   console.log(`Scout benchmark — ${meta.date}, commit ${meta.commit}`);
-  console.log(`machine: ${meta.machine}; node ${meta.node}; ${meta.rg}; load average ${meta.load.before.toFixed(2)} before, ${meta.load.after.toFixed(2)} after`);
-  console.log(`tree: ${t.files.toLocaleString("en")} files, ${mb(t.bytes)} in ${t.directories.toLocaleString("en")} directories; ` +
-    `hidden by .gitignore/node_modules/.git: ${t.hiddenFiles.toLocaleString("en")} files, ${mb(t.hiddenBytes)} ` +
-    `(${((100 * t.hiddenBytes) / t.bytes).toFixed(0)}% of bytes); seed ${t.seed}; ${t.root}`);
-  console.log(`times: ${meta.runs} runs after ${meta.warmupRuns} warm-up, interleaved, page cache warm; ` +
-    `ratio = median / the fastest baseline's median ("base"); min ratio = min / that baseline's min\n`);
+  console.log(
+    `machine: ${meta.machine}; node ${meta.node}; ${meta.rg}; load average ${meta.load.before.toFixed(2)} before, ${meta.load.after.toFixed(2)} after`,
+  );
+  console.log(
+    `tree: ${t.files.toLocaleString("en")} files, ${mb(t.bytes)} in ${t.directories.toLocaleString("en")} directories; ` +
+      `hidden by .gitignore/node_modules/.git: ${t.hiddenFiles.toLocaleString("en")} files, ${mb(t.hiddenBytes)} ` +
+      `(${((100 * t.hiddenBytes) / t.bytes).toFixed(0)}% of bytes); seed ${t.seed}; ${t.root}`,
+  );
+  console.log(
+    `times: ${meta.runs} runs after ${meta.warmupRuns} warm-up, interleaved, page cache warm; ` +
+      `ratio = median / the fastest baseline's median ("base"); min ratio = min / that baseline's min\n`,
+  );
 
   let section = "";
   const rows: string[][] = [];
@@ -141,7 +187,8 @@ function printReport(report: { meta: ReturnType<typeof describeRun> & { load: { 
 
   if (targets.length) {
     console.log("\nTargets (issue 6):");
-    for (const target of targets) console.log(`  ${target.met ? "met   " : "MISSED"}  ${target.value.padStart(7)}  ${target.target}`);
+    for (const target of targets)
+      console.log(`  ${target.met ? "met   " : "MISSED"}  ${target.value.padStart(7)}  ${target.target}`);
   }
 }
 
@@ -149,7 +196,11 @@ function printReport(report: { meta: ReturnType<typeof describeRun> & { load: { 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const numeric = (i: number) => i > 0 && i < header.length - (header.length > 3 ? 1 : 0);
-  const line = (cells: string[]) => cells.map((cell, i) => (numeric(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (numeric(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));

@@ -83,7 +83,12 @@ const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.le
 
 type Hidden = "ignored" | "noise" | null;
 /** One top-level part of the tree, its share of the files, and what it holds. */
-interface Area { root: string; share: number; exts: string[]; hidden: Hidden }
+interface Area {
+  root: string;
+  share: number;
+  exts: string[];
+  hidden: Hidden;
+}
 
 /** The root .gitignore hides build/ and vendor/; packages/core/.gitignore hides generated/. */
 const AREAS: Area[] = [
@@ -103,20 +108,79 @@ const ROOT_GITIGNORE = "# build output and vendored code are not searched\nbuild
 const NESTED_GITIGNORE = { path: "packages/core/.gitignore", text: "# generated code\ngenerated/\n*.snap\n" };
 
 const DIR_NAMES = [
-  "src", "lib", "util", "api", "core", "models", "handlers", "internal", "cmd", "pkg", "components", "hooks",
-  "views", "tests", "fixtures", "config", "server", "client", "parser", "storage", "auth", "net", "io", "ui",
-  "math", "cache", "db", "jobs", "events", "metrics",
+  "src",
+  "lib",
+  "util",
+  "api",
+  "core",
+  "models",
+  "handlers",
+  "internal",
+  "cmd",
+  "pkg",
+  "components",
+  "hooks",
+  "views",
+  "tests",
+  "fixtures",
+  "config",
+  "server",
+  "client",
+  "parser",
+  "storage",
+  "auth",
+  "net",
+  "io",
+  "ui",
+  "math",
+  "cache",
+  "db",
+  "jobs",
+  "events",
+  "metrics",
 ];
 const WORDS = [
-  "user", "order", "item", "cache", "token", "node", "tree", "value", "index", "buffer", "stream", "request",
-  "response", "handler", "config", "state", "event", "queue", "worker", "client", "server", "path", "file",
-  "parse", "render", "update", "create", "delete", "load", "save", "count", "limit", "offset", "total", "error",
+  "user",
+  "order",
+  "item",
+  "cache",
+  "token",
+  "node",
+  "tree",
+  "value",
+  "index",
+  "buffer",
+  "stream",
+  "request",
+  "response",
+  "handler",
+  "config",
+  "state",
+  "event",
+  "queue",
+  "worker",
+  "client",
+  "server",
+  "path",
+  "file",
+  "parse",
+  "render",
+  "update",
+  "create",
+  "delete",
+  "load",
+  "save",
+  "count",
+  "limit",
+  "offset",
+  "total",
+  "error",
 ];
 
 /** Size classes of files: most are ordinary source, a few minified, a few binary. */
 const KINDS = [
   { kind: "text", share: 0.85, min: 1_000, max: 12_000 },
-  { kind: "text", share: 0.10, min: 15_000, max: 45_000 },
+  { kind: "text", share: 0.1, min: 15_000, max: 45_000 },
   { kind: "long-lines", share: 0.04, min: 20_000, max: 120_000 },
   { kind: "binary", share: 0.01, min: 1_000, max: 64_000 },
 ] as const;
@@ -132,20 +196,58 @@ const commentFor = (ext: string) => COMMENT[ext] ?? "//";
 
 /** A few line shapes per language: enough to look like code to a regex engine. */
 function makeLine(r: Rng, ext: string): string {
-  const capitalized = () => { const word = pick(r, WORDS); return word[0].toUpperCase() + word.slice(1); };
+  const capitalized = () => {
+    const word = pick(r, WORDS);
+    return word[0].toUpperCase() + word.slice(1);
+  };
   const id = () => pick(r, WORDS) + (r() < 0.5 ? capitalized() : "");
   const n = () => int(r, 0, 9999);
   const indent = "  ".repeat(int(r, 0, 3));
   const shapes: Record<string, (() => string)[]> = {
-    ts: [() => `export function ${id()}(${id()}: number): number {`, () => `const ${id()} = ${id()}.${id()}(${n()});`, () => `return ${id()} + ${n()};`, () => `import { ${id()} } from "./${id()}.js";`, () => "}"],
-    go: [() => `func ${id()}(${id()} int) (int, error) {`, () => `${id()} := ${id()}.${id()}(${n()})`, () => `if err != nil { return 0, err }`, () => "}"],
-    py: [() => `def ${id()}(${id()}, ${id()}=${n()}):`, () => `${id()} = self.${id()}(${n()})`, () => `return ${id()} * ${n()}`, () => `# ${id()} ${id()} ${id()}`],
-    rs: [() => `pub fn ${id()}(${id()}: u32) -> Result<u32> {`, () => `let ${id()} = ${id()}.${id()}(${n()})?;`, () => `Ok(${id()} + ${n()})`, () => "}"],
-    md: [() => `## ${id()} ${id()}`, () => `The ${id()} keeps the ${id()} of each ${id()} (${n()} at most).`, () => `- \`${id()}\`: ${id()} ${id()}`, () => ""],
+    ts: [
+      () => `export function ${id()}(${id()}: number): number {`,
+      () => `const ${id()} = ${id()}.${id()}(${n()});`,
+      () => `return ${id()} + ${n()};`,
+      () => `import { ${id()} } from "./${id()}.js";`,
+      () => "}",
+    ],
+    go: [
+      () => `func ${id()}(${id()} int) (int, error) {`,
+      () => `${id()} := ${id()}.${id()}(${n()})`,
+      () => `if err != nil { return 0, err }`,
+      () => "}",
+    ],
+    py: [
+      () => `def ${id()}(${id()}, ${id()}=${n()}):`,
+      () => `${id()} = self.${id()}(${n()})`,
+      () => `return ${id()} * ${n()}`,
+      () => `# ${id()} ${id()} ${id()}`,
+    ],
+    rs: [
+      () => `pub fn ${id()}(${id()}: u32) -> Result<u32> {`,
+      () => `let ${id()} = ${id()}.${id()}(${n()})?;`,
+      () => `Ok(${id()} + ${n()})`,
+      () => "}",
+    ],
+    md: [
+      () => `## ${id()} ${id()}`,
+      () => `The ${id()} keeps the ${id()} of each ${id()} (${n()} at most).`,
+      () => `- \`${id()}\`: ${id()} ${id()}`,
+      () => "",
+    ],
     json: [() => `"${id()}": ${n()},`, () => `"${id()}": "${id()}-${n()}",`, () => `"${id()}": [${n()}, ${n()}],`],
     yaml: [() => `${id()}: ${n()}`, () => `- name: ${id()}-${id()}`, () => `  run: ${id()} --${id()}=${n()}`],
-    sh: [() => `${id()}="$(${id()} --${id()} ${n()})"`, () => `echo "${id()} $${id()}"`, () => `if [ -f ${id()} ]; then ${id()}; fi`],
-    c: [() => `static int ${id()}(int ${id()}) {`, () => `${id()} = ${id()}(${id()}, ${n()});`, () => `return ${id()} + ${n()};`, () => "}"],
+    sh: [
+      () => `${id()}="$(${id()} --${id()} ${n()})"`,
+      () => `echo "${id()} $${id()}"`,
+      () => `if [ -f ${id()} ]; then ${id()}; fi`,
+    ],
+    c: [
+      () => `static int ${id()}(int ${id()}) {`,
+      () => `${id()} = ${id()}(${id()}, ${n()});`,
+      () => `return ${id()} + ${n()};`,
+      () => "}",
+    ],
   };
   const alias: Record<string, string> = { tsx: "ts", js: "ts", map: "json", h: "c", txt: "md", log: "md" };
   const list = shapes[alias[ext] ?? ext] ?? shapes.md;
@@ -154,7 +256,10 @@ function makeLine(r: Rng, ext: string): string {
 
 /** Lines drawn for each file come from a fixed pool per language, so generation is fast. */
 const POOL_LINES = 2_000;
-interface Pool { plain: string[]; common: string[] }
+interface Pool {
+  plain: string[];
+  common: string[];
+}
 const pools = new Map<string, Pool>();
 function poolFor(r: Rng, ext: string): Pool {
   let pool = pools.get(ext);
@@ -169,7 +274,13 @@ function poolFor(r: Rng, ext: string): Pool {
 }
 
 /** Text of about `bytes` bytes; returns it and how many lines carry the common token. */
-function makeText(r: Rng, ext: string, bytes: number, longLines: boolean, rare: boolean): { text: string; commonLines: number } {
+function makeText(
+  r: Rng,
+  ext: string,
+  bytes: number,
+  longLines: boolean,
+  rare: boolean,
+): { text: string; commonLines: number } {
   const pool = poolFor(r, ext);
   const lines: string[] = [];
   let size = 0;
@@ -197,7 +308,7 @@ function makeText(r: Rng, ext: string, bytes: number, longLines: boolean, rare: 
     size += line.length + 1;
   }
   if (rare) lines.splice(Math.floor(lines.length / 2), 0, `${commentFor(ext)} ${TOKENS.rare}: the needle`);
-  return { text: lines.join("\n") + "\n", commonLines };
+  return { text: `${lines.join("\n")}\n`, commonLines };
 }
 
 /** Random bytes behind a PNG-like header: NUL bytes early, so every tool sees a binary file. */
@@ -210,7 +321,15 @@ function makeBinary(r: Rng, bytes: number): Buffer {
 
 // ---------------------------------------------------------------- the plan
 
-interface PlannedFile { rel: string; kind: "text" | "long-lines" | "binary"; ext: string; bytes: number; hidden: boolean; mtime: number; rare: boolean }
+interface PlannedFile {
+  rel: string;
+  kind: "text" | "long-lines" | "binary";
+  ext: string;
+  bytes: number;
+  hidden: boolean;
+  mtime: number;
+  rare: boolean;
+}
 
 /** Random directories below an area's root: each new one is a child of an existing one. */
 function planDirs(r: Rng, area: Area): string[] {
@@ -223,7 +342,10 @@ function planDirs(r: Rng, area: Area): string[] {
     const parent = pick(r, dirs);
     if (depthOf(parent) >= MAX_DEPTH) continue;
     const child = `${parent}/${pick(r, DIR_NAMES)}`;
-    if (!seen.has(child)) { seen.add(child); dirs.push(child); }
+    if (!seen.has(child)) {
+      seen.add(child);
+      dirs.push(child);
+    }
   }
   return dirs;
 }
@@ -232,11 +354,27 @@ function planFiles(r: Rng): PlannedFile[] {
   const areaDirs = AREAS.map((area) => planDirs(r, area));
   const files: PlannedFile[] = [];
   for (let i = 0; i < TARGET_FILES; i++) {
-    const a = weighted(r, AREAS.map((area) => area.share));
+    const a = weighted(
+      r,
+      AREAS.map((area) => area.share),
+    );
     const area = AREAS[a];
-    const size = KINDS[weighted(r, KINDS.map((k) => k.share))];
+    const size =
+      KINDS[
+        weighted(
+          r,
+          KINDS.map((k) => k.share),
+        )
+      ];
     const isLog = size.kind === "text" && area.hidden === null && r() < LOG_SHARE;
-    const ext = size.kind === "binary" ? pick(r, ["png", "wasm", "bin"]) : size.kind === "long-lines" ? pick(r, ["js", "json"]) : isLog ? "log" : pick(r, area.exts);
+    const ext =
+      size.kind === "binary"
+        ? pick(r, ["png", "wasm", "bin"])
+        : size.kind === "long-lines"
+          ? pick(r, ["js", "json"])
+          : isLog
+            ? "log"
+            : pick(r, area.exts);
     const stem = `${pick(r, WORDS)}_${pick(r, WORDS)}_${i.toString(36)}`; // the index keeps every name unique
     const name = size.kind === "long-lines" && ext === "js" ? `${stem}.min.js` : `${stem}.${ext}`;
     files.push({
@@ -251,11 +389,17 @@ function planFiles(r: Rng): PlannedFile[] {
   }
   // The rare token goes into a few visible and a few hidden ordinary text files.
   const text = files.filter((f) => f.kind === "text" && f.ext !== "log");
-  for (const [hidden, count] of [[false, RARE_VISIBLE_FILES], [true, RARE_IGNORED_FILES]] as const) {
+  for (const [hidden, count] of [
+    [false, RARE_VISIBLE_FILES],
+    [true, RARE_IGNORED_FILES],
+  ] as const) {
     const candidates = text.filter((f) => f.hidden === hidden);
-    for (let chosen = 0; chosen < count;) {
+    for (let chosen = 0; chosen < count; ) {
       const file = pick(r, candidates);
-      if (!file.rare) { file.rare = true; chosen++; }
+      if (!file.rare) {
+        file.rare = true;
+        chosen++;
+      }
     }
   }
   return files;
@@ -298,8 +442,17 @@ function generate(seed: number, root: string, log: (line: string) => void): Mani
   for (const dir of dirs) fs.mkdirSync(path.join(root, dir), { recursive: true });
 
   const m: Manifest = {
-    version: TREE_VERSION, seed, files: 0, bytes: 0, hiddenFiles: 0, hiddenBytes: 0, directories: dirs.size,
-    visibleCommonLines: 0, rareVisibleFiles: [], bigFile: { path: BIG_FILE, bytes: 0, lines: 0 }, generatedInMs: 0,
+    version: TREE_VERSION,
+    seed,
+    files: 0,
+    bytes: 0,
+    hiddenFiles: 0,
+    hiddenBytes: 0,
+    directories: dirs.size,
+    visibleCommonLines: 0,
+    rareVisibleFiles: [],
+    bigFile: { path: BIG_FILE, bytes: 0, lines: 0 },
+    generatedInMs: 0,
   };
   const write = (rel: string, content: string | Buffer, mtime: number, hidden: boolean) => {
     const abs = path.join(root, rel);
@@ -308,7 +461,10 @@ function generate(seed: number, root: string, log: (line: string) => void): Mani
     const bytes = typeof content === "string" ? Buffer.byteLength(content) : content.length;
     m.files++;
     m.bytes += bytes;
-    if (hidden) { m.hiddenFiles++; m.hiddenBytes += bytes; }
+    if (hidden) {
+      m.hiddenFiles++;
+      m.hiddenBytes += bytes;
+    }
   };
 
   write(".gitignore", ROOT_GITIGNORE, NEWEST_MTIME_S - YEAR_S, false);
