@@ -14,9 +14,9 @@
 // not know which files mention the name, and would read more than these.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { estimateTokens } from "../dist/tokens.js";
+import { estimateTokens } from "../dist/tokens/count.js";
 import { runTool } from "../dist/tools/index.js";
-import { Workspace } from "../dist/workspace.js";
+import { Workspace } from "../dist/workspace/workspace.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WINDOW = 15; // lines read around a definition
@@ -67,7 +67,7 @@ const SETS = {
         ask: "where is resolveInWorkspace defined?",
         name: "resolveInWorkspace",
         pattern: "resolveInWorkspace",
-        definedIn: "src/workspace.ts",
+        definedIn: "src/workspace/workspace.ts",
       },
       { ask: "who calls resolveInWorkspace?", name: "resolveInWorkspace", pattern: "resolveInWorkspace\\(" },
       {

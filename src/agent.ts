@@ -5,7 +5,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { SYSTEM_PROMPT } from "./prompt.js";
 import { runTool, toolSchemas } from "./tools/index.js";
 import type { ToolResult } from "./tools/tool.js";
-import type { Workspace } from "./workspace.js";
+import type { Workspace } from "./workspace/workspace.js";
 
 /** Most model calls in one turn before the loop gives up (change with --max-steps). */
 export const DEFAULT_MAX_STEPS = 20;

@@ -5,13 +5,14 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
-import { DEFAULT_MODEL, claudeModel, describeApiError, hasCredentials } from "./models/claude.js";
-import { offlineModel } from "./models/offline.js";
-import { OFFLINE_NOTICE, Session, runPiped, runTerminal } from "./repl.js";
+import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
+import { OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
+import { Session, runPiped, runTerminal } from "./repl.js";
 import { StepLog, traceWriter } from "./steplog.js";
-import { formatSchemaCosts, schemaCosts, type SchemaCosts } from "./tokens.js";
+import { estimateCounter } from "./tokens/count.js";
+import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens/schema-costs.js";
 import { findTool, runTool, toolNames, tools } from "./tools/index.js";
-import { Workspace } from "./workspace.js";
+import { Workspace } from "./workspace/workspace.js";
 
 const USAGE = `Usage:
   scout [options]            the REPL: ask questions about the code in the workspace
@@ -90,6 +91,10 @@ async function main(argv: string[]): Promise<number> {
     maxSteps,
     log,
     trace: values.trace ? traceWriter(values.trace) : undefined,
+    // The REPL knows no model: what differs between them is picked here.
+    offline,
+    counter: offline ? estimateCounter : exactCounter(),
+    describeError: describeApiError,
   });
 
   if (terminal && values.print === undefined) {
@@ -152,7 +157,12 @@ async function tokensCommand(argv: string[]): Promise<number> {
   const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
   let costs: SchemaCosts;
   try {
-    costs = await schemaCosts(exact, modelName, values.tool);
+    costs = await measureSchemaCosts(
+      exact ? exactCounter() : estimateCounter,
+      exact ? "exact" : "estimate",
+      modelName,
+      values.tool,
+    );
   } catch (error) {
     console.error(`scout tokens: ${await describeApiError(error)}`);
     return 1;

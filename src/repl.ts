@@ -4,15 +4,12 @@
 import readlineSync from "readline-sync";
 import readline from "node:readline";
 import { runTurn, type MessageParam, type Model, type StepEvent } from "./agent.js";
-import { describeApiError } from "./models/claude.js";
-import { OFFLINE_MODEL_NAME } from "./models/offline.js";
 import type { StepLog } from "./steplog.js";
-import { SessionUsage, formatSchemaCosts, schemaCosts } from "./tokens.js";
+import type { Counter } from "./tokens/count.js";
+import { formatSchemaCosts, measureSchemaCosts } from "./tokens/schema-costs.js";
+import { SessionUsage } from "./tokens/session-usage.js";
 import { tools } from "./tools/index.js";
-import type { Workspace } from "./workspace.js";
-
-export const OFFLINE_NOTICE =
-  "offline teaching model: a fixed search-then-read policy, not an LLM; set ANTHROPIC_API_KEY to talk to Claude";
+import type { Workspace } from "./workspace/workspace.js";
 
 const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
   /tools   the tools the model can call
@@ -27,6 +24,12 @@ export interface SessionOptions {
   maxSteps: number;
   log: StepLog;
   trace?: (event: StepEvent) => void;
+  /** True for the offline model, whose usage figures are its own estimates. */
+  offline: boolean;
+  /** Counts tokens for /tokens: exactly through the API, or by local estimate offline. */
+  counter: Counter;
+  /** One line saying what went wrong with a model call. */
+  describeError: (error: unknown) => Promise<string>;
 }
 
 /** One conversation: its history, and how a question becomes a turn. */
@@ -70,7 +73,7 @@ export class Session {
         console.error("(cancelled; the conversation is as it was before this question)");
         return true;
       }
-      console.error(`scout: ${await describeApiError(error)}`);
+      console.error(`scout: ${await this.options.describeError(error)}`);
       return false;
     } finally {
       process.off("SIGINT", this.cancel);
@@ -94,13 +97,12 @@ export class Session {
 
   /** /tokens: the schema costs (exact with Claude, estimated offline) and this session's usage. */
   private async printTokens(): Promise<void> {
-    const { model } = this.options;
-    const offline = model.name === OFFLINE_MODEL_NAME;
+    const { model, offline, counter } = this.options;
     try {
-      const costs = await schemaCosts(!offline, model.name);
+      const costs = await measureSchemaCosts(counter, offline ? "estimate" : "exact", model.name);
       console.log(formatSchemaCosts(costs));
     } catch (error) {
-      console.log(`(could not count the schemas: ${await describeApiError(error)})`);
+      console.log(`(could not count the schemas: ${await this.options.describeError(error)})`);
     }
     console.log(`\n${this.usage.format(offline)}`);
   }

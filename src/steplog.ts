@@ -3,7 +3,7 @@
 // and into JSON lines for --trace.
 import fs from "node:fs";
 import type { StepEvent, TurnResult, Usage } from "./agent.js";
-import { estimateTokens, formatCount } from "./tokens.js";
+import { estimateTokens, formatCount } from "./tokens/count.js";
 
 /** Tool inputs longer than this are clipped in the step line (the trace keeps them whole). */
 const MAX_INPUT_CHARS = 200;

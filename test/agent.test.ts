@@ -9,7 +9,7 @@ import {
   type ModelRequest,
   type StepEvent,
 } from "../src/agent.js";
-import { Workspace } from "../src/workspace.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree } from "./helpers.js";
 
 type Reply = { content: ContentBlock[]; stop_reason: string | null } | Error;

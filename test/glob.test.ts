@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_BRACE_EXPANSION } from "../src/tools/glob.js";
+import { MAX_BRACE_EXPANSION } from "../src/tools/patterns.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
 

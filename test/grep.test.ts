@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_CONTEXT, MAX_MATCH_CHARS, RG_TIMEOUT_MS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();

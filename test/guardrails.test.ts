@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import type { ToolResult } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { call, makeTree, type FileSpec } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {

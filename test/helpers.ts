@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { runTool } from "../src/tools/index.js";
-import { Workspace } from "../src/workspace.js";
+import { Workspace } from "../src/workspace/workspace.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
 import { offlineModel } from "../src/models/offline.js";
-import { Workspace } from "../src/workspace.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree, runCli } from "./helpers.js";
 
 const DAY = 86_400;

@@ -1,7 +1,9 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "../src/prompt.js";
-import { FIXED_QUESTION, SessionUsage, estimateCounter, measureSchemaCosts, type Counter } from "../src/tokens.js";
+import { estimateCounter, type Counter } from "../src/tokens/count.js";
+import { FIXED_QUESTION, measureSchemaCosts } from "../src/tokens/schema-costs.js";
+import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
 import { makeTree, runCli } from "./helpers.js";

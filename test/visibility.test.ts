@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
-import { MAX_GLOBSTARS_PER_RULE, Workspace } from "../src/workspace.js";
+import { MAX_GLOBSTARS_PER_RULE } from "../src/workspace/ignore-rules.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { call, makeTree } from "./helpers.js";
 
 const base = makeTree({

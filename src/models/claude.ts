@@ -3,7 +3,7 @@
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Model } from "../agent.js";
-import type { Counter } from "../tokens.js";
+import type { Counter } from "../tokens/count.js";
 
 export const DEFAULT_MODEL = "claude-haiku-4-5";
 /** The longest answer one model call may write. */

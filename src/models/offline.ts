@@ -4,9 +4,12 @@
 // would, and follows the workflow the system prompt teaches:
 // search (grep, glob or list_files), read a window, answer citing path:line.
 import type { ContentBlock, MessageParam, Model, ModelResponse } from "../agent.js";
-import { estimateTokens } from "../tokens.js";
+import { estimateTokens } from "../tokens/count.js";
 
 export const OFFLINE_MODEL_NAME = "offline-teacher";
+/** Said once at start-up, so nobody mistakes the offline model for an LLM. */
+export const OFFLINE_NOTICE =
+  "offline teaching model: a fixed search-then-read policy, not an LLM; set ANTHROPIC_API_KEY to talk to Claude";
 /** Lines read around the best grep hit, and where the hit sits in that window. */
 const READ_WINDOW = 15;
 const LINES_BEFORE_HIT = 4;

@@ -1,13 +1,15 @@
 // grep: search file contents with ripgrep (the rg binary shipped in
 // @vscode/ripgrep), files newest first (ties by path), with memory bounded
 // however many lines match.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { rgPath } from "@vscode/ripgrep";
-import { DENIED_GLOBS, NOISE_DIRS } from "../workspace.js";
-import { checkPattern } from "./glob.js";
-import { MAX_RESULT_LINES, checkSearchPath, clipLine, fail, ok, type Tool } from "./tool.js";
+import { NOISE_DIRS } from "../workspace/ignore-rules.js";
+import { DENIED_GLOBS } from "../workspace/protected.js";
+import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
+import { checkPattern } from "./patterns.js";
+import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
+import { checkSearchPath } from "./search-path.js";
+import { MAX_RESULT_LINES, clipLine, fail, ok, type Tool } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -22,8 +24,6 @@ export const RG_TIMEOUT_MS = 10_000;
 const FEW_LINES = 1000;
 /** Most lines of context the model may ask for around each hit. */
 export const MAX_CONTEXT = 5;
-/** How much of rg's own error message is passed on. */
-const MAX_STDERR_CHARS = 2000;
 /** rg shows only a preview of longer lines, which bounds what one line sends through the pipe. */
 const RG_MAX_COLUMNS = 1000;
 
@@ -79,29 +79,29 @@ export const grep: Tool<Args> = {
     if (target.error) return fail(target.error);
 
     const args = rgArguments(pattern, include, context, workspace.toRelative(resolved.abs));
-    const search = {
-      root: workspace.root,
-      signal,
-      deadline: Date.now() + RG_TIMEOUT_MS,
-      context,
-      // Only files the shared visibility rules allow; a file named explicitly is always searched.
-      keep: (file: string) => !target.isDirectory || workspace.isVisible(file),
-    };
-    const output = new NewestFirst(context > 0);
+    const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
+    // Only files the shared visibility rules allow; a file named explicitly is always searched.
+    const keep = (file: string) => !target.isDirectory || workspace.isVisible(file);
+    // What rg printed, file by file, with its outcome (complete once the loop over the files is over).
+    const rgFiles = (rgArgs: string[], outcome: RgOutcome) =>
+      filesOf(ripgrep(rgArgs, run, outcome), workspace.root, keep, context);
+    const output = new NewestFirstLines(context > 0);
 
     // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
     const found: FileLines[] = [];
     let foundLines = 0;
-    let result = await searchFiles(args, search, (file) => {
+    let result = newOutcome();
+    for await (const file of rgFiles(args, result)) {
       found.push(file);
       foundLines += file.lines.length;
-      return foundLines <= FEW_LINES;
-    });
-    if (result.stopped) {
+      if (foundLines > FEW_LINES) break;
+    }
+    if (foundLines > FEW_LINES) {
       // Many lines: rg again, newest files first (one thread), stopped once the cap is full.
-      result = await searchFiles(["--sortr=modified", ...args], search, (file) => output.add(file));
+      result = newOutcome();
+      for await (const file of rgFiles(["--sortr=modified", ...args], result)) if (!output.add(file)) break;
     } else {
-      found.sort((a, b) => (a.mtimeNs === b.mtimeNs ? (a.file < b.file ? -1 : 1) : a.mtimeNs > b.mtimeNs ? -1 : 1));
+      found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
       for (const file of found) if (!output.add(file)) break;
     }
     const { lines, cut } = output.finish();
@@ -173,58 +173,38 @@ function rgArguments(pattern: string, include: string | undefined, context: numb
   ];
 }
 
-/** One output line: a hit or context line of a file, or "--" between groups. */
-type Line = { file: string; hit: boolean; text: string } | "--";
-/** What rg printed for one file, in file order. */
-interface FileLines {
-  file: string;
-  mtimeNs: bigint;
-  lines: Line[];
+function newOutcome(): RgOutcome {
+  return { exitCode: null, stderr: "", timedOut: false, aborted: false, binaryMatches: false };
 }
 
 /**
- * Puts rg's output in the promised order, newest file first and ties by
- * path, keeping little more than the cap. rg sorts by mtime, but files with
- * the same mtime come in directory order, which differs between machines, so
- * each run of files with equal mtimes is held back and sorted by path.
+ * Groups rg's records into files (rg prints each file's lines together, even
+ * when it searches in parallel), with "--" between groups of one file when
+ * there is context. A file that vanished has no lines under its name.
  */
-class NewestFirst {
-  private placed: FileLines[] = [];
-  private ties: FileLines[] = [];
-  private cut = false;
-  constructor(private readonly separateFiles: boolean) {}
-
-  /** Adds the next file rg printed; false once no file after it can be shown. */
-  add(next: FileLines): boolean {
-    if (this.ties.length > 0 && this.ties[0].mtimeNs !== next.mtimeNs) {
-      this.placed.push(...this.ties);
-      this.ties = [];
-      if (this.size(this.placed) > MAX_RESULT_LINES) return false;
+async function* filesOf(
+  records: AsyncIterable<RgRecord>,
+  root: string,
+  keep: (file: string) => boolean,
+  context: number,
+): AsyncGenerator<FileLines> {
+  let current: FileLines | undefined; // the file rg is printing
+  let lastLine = 0; // its line number rg printed last
+  for await (const { file, lineNumber, hit, text } of records) {
+    if (!keep(file)) continue;
+    if (current?.file !== file) {
+      if (current) yield current;
+      const mtimeNs = mtimeOf(root, file);
+      current = mtimeNs === undefined ? undefined : { file, mtimeNs, lines: [] };
+      if (!current) continue; // no such file (it vanished, or the output was misread)
+    } else if (context > 0 && lineNumber > lastLine + 1) {
+      current.lines.push("--"); // between groups of one file; those between files are added later
     }
-    this.ties.push(next);
-    this.ties.sort((a, b) => (a.file < b.file ? -1 : 1));
-    // A tied file that would start past the cap is dropped now, so memory stays bounded.
-    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= MAX_RESULT_LINES) {
-      this.ties.pop();
-      this.cut = true;
-    }
-    return true;
+    lastLine = lineNumber;
+    const mark = hit ? ":" : "-";
+    current.lines.push({ file, hit, text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
   }
-
-  /** The lines to show, with "--" between files when there is context, and whether any were cut. */
-  finish(): { lines: Line[]; cut: boolean } {
-    const all = [...this.placed, ...this.ties].flatMap((file, i) =>
-      i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines,
-    );
-    const lines = all.slice(0, MAX_RESULT_LINES);
-    if (lines.at(-1) === "--") lines.pop();
-    return { lines, cut: this.cut || all.length > MAX_RESULT_LINES };
-  }
-
-  private size(files: FileLines[]): number {
-    const separators = this.separateFiles ? Math.max(0, files.length - 1) : 0;
-    return files.reduce((sum, file) => sum + file.lines.length, separators);
-  }
+  if (current) yield current;
 }
 
 /** A file's mtime to the nanosecond, as rg sorted by it; undefined when there is no such file. */
@@ -234,177 +214,4 @@ function mtimeOf(root: string, file: string): bigint | undefined {
   } catch {
     return undefined;
   }
-}
-
-interface Search {
-  root: string;
-  signal?: AbortSignal;
-  deadline: number;
-  context: number;
-  keep: (file: string) => boolean;
-}
-interface SearchOutcome extends RgOutcome {
-  stopped: boolean;
-  binaryMatches: boolean;
-}
-
-/**
- * Runs rg and hands its output over one file at a time (rg prints each
- * file's lines together, even when it searches in parallel), until
- * `onFile` returns false.
- */
-async function searchFiles(
-  args: string[],
-  search: Search,
-  onFile: (file: FileLines) => boolean,
-): Promise<SearchOutcome> {
-  let current: FileLines | undefined; // the file rg is printing
-  let lastLine = 0; // its line number rg printed last
-  let binaryMatches = false;
-  let stopped = false;
-  const outcome = await runRipgrep(args, search, (path, text) => {
-    if (path === undefined) {
-      // A note on a binary file; for one named explicitly, rg's only line: "file: binary file matches (found …)".
-      binaryMatches ||= text.includes(": binary file matches (");
-      return true;
-    }
-    const file = path.replace(/^\.\//, "");
-    const match = /^(\d+)([:-])(.*)$/s.exec(text);
-    if (!match || !search.keep(file)) return true;
-    const [, number, mark, rest] = match; // mark is ":" for a hit, "-" for context
-    const lineNumber = Number(number);
-    if (current?.file !== file) {
-      if (current && !onFile(current)) {
-        current = undefined;
-        stopped = true;
-        return false;
-      }
-      const mtimeNs = mtimeOf(search.root, file);
-      if (mtimeNs === undefined) {
-        current = undefined; // no such file (it vanished, or the output was misread): no lines under that name
-        return true;
-      }
-      current = { file, mtimeNs, lines: [] };
-    } else if (search.context > 0 && lineNumber > lastLine + 1) {
-      current.lines.push("--"); // between groups of one file; those between files are added later
-    }
-    lastLine = lineNumber;
-    current.lines.push({
-      file,
-      hit: mark === ":",
-      text: `${file}${mark}${lineNumber}${mark}${clipLine(rest, MAX_MATCH_CHARS)}`,
-    });
-    return true;
-  });
-  if (current && !onFile(current)) stopped = true;
-  return { ...outcome, stopped, binaryMatches };
-}
-
-interface RgOutcome {
-  exitCode: number | null;
-  stderr: string;
-  timedOut: boolean;
-  aborted: boolean;
-}
-
-/** Takes one record of rg's output (see splitRecords); returns false to stop rg. */
-type OnRecord = (path: string | undefined, text: string) => boolean;
-
-/**
- * Runs rg with no shell and stdin closed, handing each output record to
- * `onRecord` until it returns false; then rg is killed, so a pattern with
- * millions of hits costs no more memory than one with a hundred.
- */
-function runRipgrep(args: string[], { root, signal, deadline }: Search, onRecord: OnRecord): Promise<RgOutcome> {
-  return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.RIPGREP_CONFIG_PATH; // no user config can add options
-    const rg = spawn(rgPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    const outcome: RgOutcome = { exitCode: null, stderr: "", timedOut: false, aborted: false };
-    const stop = () => rg.kill("SIGKILL");
-    const timer = setTimeout(
-      () => {
-        outcome.timedOut = true;
-        stop();
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    const onAbort = () => {
-      outcome.aborted = true;
-      stop();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) onAbort();
-
-    let stopped = false;
-    const records = splitRecords((path, text) => {
-      stopped = !onRecord(path, text);
-      if (stopped) stop();
-      return !stopped;
-    });
-    rg.stdout.on("data", (chunk: Buffer) => {
-      if (!stopped) records.push(chunk);
-    });
-    rg.stdout.on("end", () => {
-      if (!stopped) records.end();
-    });
-    rg.stderr.on("data", (chunk: Buffer) => {
-      if (outcome.stderr.length < MAX_STDERR_CHARS)
-        outcome.stderr = (outcome.stderr + chunk.toString()).slice(0, MAX_STDERR_CHARS);
-    });
-    rg.on("error", (error) => {
-      outcome.stderr = `could not start rg: ${error.message}`;
-      outcome.exitCode = 2;
-    });
-    rg.on("close", (code) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      if (outcome.exitCode === null) outcome.exitCode = stopped ? 0 : code;
-      resolve(outcome);
-    });
-  });
-}
-
-/** rg's notes on a binary file, lines with no NUL: "a.bin: binary file matches (found …)" and "a.bin: WARNING: stopped searching …". */
-const RG_BINARY_NOTE =
-  /: (binary file matches|WARNING: stopped searching binary file after match) \(found ".*" byte around offset \d+\)$/;
-
-/**
- * Cuts rg's --null output into records: a path, a NUL, then "12:text" (a
- * hit) or "12-text" (context) up to a newline. The path is everything up to
- * the NUL, so a newline or CR inside a file name cannot pass for the start
- * of a record about another file, and a CR inside a line stays in its text.
- * rg's notes on binary files have no NUL; they come as records with no path.
- */
-function splitRecords(onRecord: OnRecord): { push(chunk: Buffer): void; end(): void } {
-  let pending: Buffer = Buffer.alloc(0); // less than one record
-  return {
-    push(chunk) {
-      pending = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-      let start = 0;
-      for (;;) {
-        const nul = pending.indexOf(0, start);
-        const lineEnd = pending.indexOf(0x0a, start);
-        if (lineEnd !== -1 && (nul === -1 || lineEnd < nul)) {
-          // A line before any NUL: rg's note on a binary file, or the start of a path that holds a newline.
-          const line = pending.toString("utf8", start, lineEnd);
-          if (RG_BINARY_NOTE.test(line)) {
-            onRecord(undefined, line);
-            start = lineEnd + 1;
-            continue;
-          }
-        }
-        const newline = nul === -1 ? -1 : pending.indexOf(0x0a, nul);
-        if (newline === -1) break;
-        const text = pending.toString("utf8", nul + 1, pending[newline - 1] === 0x0d ? newline - 1 : newline); // CRLF files too
-        const keepGoing = onRecord(pending.toString("utf8", start, nul), text);
-        start = newline + 1;
-        if (!keepGoing) break;
-      }
-      pending = pending.subarray(start);
-    },
-    end() {
-      for (const line of pending.toString("utf8").split("\n")) if (line !== "") onRecord(undefined, line);
-    },
-  };
 }

@@ -5,7 +5,6 @@ import { glob } from "./glob.js";
 import { listFiles } from "./list_files.js";
 import { readFile } from "./read_file.js";
 import { checkArgs, fail, type Tool, type ToolContext, type ToolResult } from "./tool.js";
-import { Workspace } from "../workspace.js";
 
 export const tools: Tool[] = [readFile, listFiles, glob, grep];
 
@@ -24,7 +23,8 @@ export function toolNames(): string {
 }
 
 /**
- * Runs a tool by name. Unknown names, bad arguments and unexpected
+ * Runs a tool by name, in a fresh copy of the given workspace (same root,
+ * nothing remembered). Unknown names, bad arguments and unexpected
  * exceptions all come back as error results: nothing throws into the loop.
  */
 export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolResult> {
@@ -36,7 +36,7 @@ export async function runTool(name: string, input: unknown, context: ToolContext
     // A new Workspace for each call: what it caches about folders and ignore
     // rules lasts one call, so a .gitignore edited mid-session counts at once,
     // as it does for the rg that grep starts.
-    return await tool.run(input, { ...context, workspace: new Workspace(context.workspace.root) });
+    return await tool.run(input, { ...context, workspace: context.workspace.fresh() });
   } catch (error) {
     return fail(`${name} failed unexpectedly: ${context.workspace.redact((error as Error).message)}`);
   }

@@ -1,7 +1,9 @@
 // list_files: one directory level, newest first.
 import fs from "node:fs";
 import path from "node:path";
-import { MAX_RESULT_LINES, checkSearchPath, fail, ok, type Tool } from "./tool.js";
+import { newestFirst } from "./newest-first.js";
+import { checkSearchPath } from "./search-path.js";
+import { MAX_RESULT_LINES, fail, ok, type Tool } from "./tool.js";
 
 interface Args {
   path?: string;
@@ -52,7 +54,7 @@ export const listFiles: Tool<Args> = {
       const suffix = dirent.isDirectory() ? "/" : dirent.isSymbolicLink() ? "@" : "";
       entries.push({ name: dirent.name + suffix, mtimeNs });
     }
-    entries.sort((a, b) => (a.mtimeNs === b.mtimeNs ? (a.name < b.name ? -1 : 1) : a.mtimeNs > b.mtimeNs ? -1 : 1));
+    entries.sort((a, b) => newestFirst(a.mtimeNs, a.name, b.mtimeNs, b.name));
 
     const lines = entries.slice(0, MAX_RESULT_LINES).map((entry) => entry.name);
     if (entries.length === 0) lines.push(`(${rel} has no visible entries)`);

@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import type { Workspace } from "../workspace.js";
-import { findNewestFiles } from "./glob.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { findNewestFiles } from "./newest-first.js";
 import { MAX_RESULT_LINES, clipLine, fail, ok, type Tool } from "./tool.js";
 
 /** Lines longer than this are clipped with a visible marker. */

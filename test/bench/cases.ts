@@ -6,7 +6,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import fg from "fast-glob";
 import { runTool } from "../../src/tools/index.js";
-import { DENIED_GLOBS, NOISE_DIRS, Workspace } from "../../src/workspace.js";
+import { NOISE_DIRS } from "../../src/workspace/ignore-rules.js";
+import { DENIED_GLOBS } from "../../src/workspace/protected.js";
+import { Workspace } from "../../src/workspace/workspace.js";
 import { measurePeakRss, runProcess, stopAfterLines, timeInterleaved, timeToOutput, type Timing } from "./measure.js";
 import { TOKENS, type Manifest } from "./tree.js";
 
@@ -432,7 +434,7 @@ async function startupCases(ctx: Context): Promise<TimingRow[]> {
 const PROBE = `
 const [name, input, root, dist] = process.argv.slice(1);
 const { runTool } = await import(dist + "/tools/index.js");
-const { Workspace } = await import(dist + "/workspace.js");
+const { Workspace } = await import(dist + "/workspace/workspace.js");
 const result = await runTool(name, JSON.parse(input), { workspace: new Workspace(root) });
 process.stdout.write(JSON.stringify({ isError: result.isError, nodeOnlyKib: process.resourceUsage().maxRSS }));
 `;

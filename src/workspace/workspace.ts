@@ -3,54 +3,9 @@
 // and grep always agree on the set of visible files.
 import fs from "node:fs";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
-
-/** Files ignore rules are read from, in every directory; each kind hides files on its own. */
-export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
-
-/** An ignore-file line with more globstars ("**") than this is skipped: matching it could take minutes. */
-export const MAX_GLOBSTARS_PER_RULE = 2;
-
-/** Directories that are noise to a code search, hidden wherever they are. */
-export const NOISE_DIRS = ["node_modules", ".git"];
-
-/** Directories whose contents are never read or listed. */
-const DENIED_DIRS = [".git", ".ssh", ".aws"];
-/** Exact file names that are never read or listed. */
-const DENIED_NAMES = [".npmrc", ".netrc"];
-/** Name patterns that are never read or listed (matched case-insensitively). */
-const DENIED_PATTERNS = [/^\.env(\..*)?$/, /\.pem$/, /\.key$/, /^id_rsa/, /^id_ed25519/, /^id_ecdsa/];
-/** Examples of .env files are meant to be read. */
-const ALLOWED_ENV_EXAMPLES = [".env.example", ".env.sample", ".env.template"];
-
-/**
- * rg globs for the protected names, so rg does not even open them. The
- * .env.* family is left to isVisible (which filters every rg result): an rg
- * glob cannot exclude it while keeping .env.example without also overriding
- * .gitignore.
- */
-export const DENIED_GLOBS = [
-  ...DENIED_DIRS.map((dir) => `!${dir}/`),
-  ...DENIED_NAMES.map((name) => `!${name}`),
-  "!.env",
-  "!*.pem",
-  "!*.key",
-  "!id_rsa*",
-  "!id_ed25519*",
-  "!id_ecdsa*",
-];
-
-/** True when one path segment (a file or directory name) is protected. */
-export function isDeniedName(name: string): boolean {
-  const lower = name.toLowerCase();
-  if (ALLOWED_ENV_EXAMPLES.includes(lower)) return false;
-  return DENIED_DIRS.includes(lower) || DENIED_NAMES.includes(lower) || DENIED_PATTERNS.some((re) => re.test(lower));
-}
-
-/** True when any segment of a workspace-relative path is protected. */
-export function isDenied(relPath: string): boolean {
-  return relPath.split("/").some(isDeniedName);
-}
+import type { Ignore } from "ignore";
+import { IGNORE_FILE_NAMES, NOISE_DIRS, readIgnoreFile } from "./ignore-rules.js";
+import { isDenied, isDeniedName } from "./protected.js";
 
 export type Resolved = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
@@ -69,6 +24,11 @@ export class Workspace {
 
   constructor(root: string) {
     this.root = fs.realpathSync(root);
+  }
+
+  /** The same root with nothing remembered: runTool gives each tool call one. */
+  fresh(): Workspace {
+    return new Workspace(this.root);
   }
 
   /** Path relative to the root, always with "/" separators ("." for the root). */
@@ -171,32 +131,6 @@ export class Workspace {
     }
     return chain;
   }
-}
-
-/** The rules of one ignore file, or null when there is none. */
-function readIgnoreFile(file: string): Ignore | null {
-  try {
-    // Never follow a symlinked ignore file: it could be any file, inside or out.
-    // Case-sensitive, as git and rg are on Linux.
-    if (fs.lstatSync(file).isFile())
-      return ignore({ ignorecase: false }).add(withSafeGlobstars(fs.readFileSync(file, "utf8")));
-  } catch {
-    // no ignore file here
-  }
-  return null;
-}
-
-// The ignore package turns each globstar ("**") into a regex group, and such
-// groups backtrack: a dozen in a row in one .gitignore line took minutes on a
-// deep path, with the event loop (and so Ctrl-C) blocked. "a/**/**/z" means
-// what "a/**/z" means, so repeats are merged; a line that still has more
-// than MAX_GLOBSTARS_PER_RULE is skipped (on a 200-folder path, 2 globstars
-// cost 5 ms, 3 cost 0.2 s, 4 cost 11 s). rg, which does not backtrack,
-// still applies such a line, so grep may search fewer files than glob lists.
-function withSafeGlobstars(rules: string): string {
-  return rules
-    .replace(/(^|\/)\*{2,}(\/\*{2,})+(?=\/|\r?$)/gm, "$1**")
-    .replace(/^.*$/gm, (line) => ((line.match(/\*{2,}/g)?.length ?? 0) > MAX_GLOBSTARS_PER_RULE ? "" : line));
 }
 
 function isInside(root: string, abs: string): boolean {

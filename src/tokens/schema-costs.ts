@@ -1,56 +1,17 @@
-// What tools cost in tokens. A tool's schema is sent with every request, so
-// it costs on every model call; its results stay in the history, so they
-// cost on every later call. `scout tokens` measures the first, the step log
-// and /tokens the second.
-//
-// Two ways to count: exact, with the API's free count_tokens endpoint (whose
-// numbers are themselves the API's estimate), or an offline estimate with
-// @anthropic-ai/tokenizer, the tokenizer of older Claude models, which is
-// only approximate for current ones. Every figure says which it is.
-import { createRequire } from "node:module";
-import type { StepEvent } from "./agent.js";
-import { exactCounter } from "./models/claude.js";
-import { SYSTEM_PROMPT } from "./prompt.js";
-import { toolSchemas } from "./tools/index.js";
+// What the tool schemas cost in tokens: a schema is sent with every request, so it costs on every
+// model call; `scout tokens` and /tokens measure it with whichever Counter they are given.
+import { SYSTEM_PROMPT } from "../prompt.js";
+import { toolSchemas } from "../tools/index.js";
+import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
 
 /** The one user message every row of the table is counted with. */
 export const FIXED_QUESTION = "Where is main defined?";
 
-interface Encoder {
-  encode(text: string, allowedSpecial: "all"): Uint32Array;
-}
-let encoder: Encoder | undefined;
-
-/**
- * Estimated tokens of a text, counted as the package's countTokens does, but
- * with one encoder kept for the whole run: building it costs ~100 ms, and
- * countTokens builds a new one on every call. It loads on first use, so
- * start-up stays fast.
- */
-export function estimateTokens(text: string): number {
-  encoder ??= (createRequire(import.meta.url)("@anthropic-ai/tokenizer") as { getTokenizer(): Encoder }).getTokenizer();
-  return encoder.encode(text.normalize("NFKC"), "all").length;
-}
-
 type ToolSchema = ReturnType<typeof toolSchemas>[number];
-export interface CountRequest {
-  model: string;
-  system: string;
-  messages: { role: "user"; content: string }[];
-  tools?: ToolSchema[];
-}
-/** Counts the input tokens of one request, exactly (API) or by estimate. */
-export type Counter = (request: CountRequest) => Promise<number>;
 
 export const EXACT_NOTE = "exact: the API's count_tokens endpoint (free; its counts are the API's own estimate)";
 export const ESTIMATE_NOTE =
   "estimate: local @anthropic-ai/tokenizer, the tokenizer of older Claude models, approximate for current ones; the API's hidden tool-use prompt is not counted";
-
-/** The offline counter: the texts the request carries, tokenized locally. */
-export const estimateCounter: Counter = async ({ system, messages, tools = [] }) =>
-  estimateTokens(system) +
-  messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) +
-  tools.reduce((sum, t) => sum + estimateTokens(JSON.stringify(t)), 0);
 
 export interface SchemaCosts {
   mode: "exact" | "estimate";
@@ -69,11 +30,6 @@ export interface SchemaCosts {
 export interface Size {
   chars: number;
   tokens: number;
-}
-
-/** The schema costs for `scout tokens` and /tokens: exact through the API, or estimated offline. */
-export function schemaCosts(exact: boolean, model: string, only?: string): Promise<SchemaCosts> {
-  return measureSchemaCosts(exact ? exactCounter() : estimateCounter, exact ? "exact" : "estimate", model, only);
 }
 
 /** Counts the baseline and each cumulative tool set: one count per row, 1 + number of tools in all. */
@@ -160,43 +116,4 @@ export function formatSchemaCosts(costs: SchemaCosts): string {
       lines.push(`  ${property.name.padEnd(12)}${size(property).padStart(22)}`);
   }
   return lines.join("\n");
-}
-
-/** What this session has cost so far: per turn, and per tool's results. */
-export class SessionUsage {
-  turns: { input_tokens: number; output_tokens: number }[] = [];
-  tools = new Map<string, { calls: number; tokens: number }>();
-
-  /** Feed it every step event. */
-  record = (event: StepEvent): void => {
-    if (event.type === "turn") this.turns.push({ ...event.result.usage });
-    if (event.type !== "tool") return;
-    const tool = this.tools.get(event.name) ?? { calls: 0, tokens: 0 };
-    tool.calls++;
-    tool.tokens += estimateTokens(event.result.content);
-    this.tools.set(event.name, tool);
-  };
-
-  /** `offline`: the offline model estimates its own usage; Claude's comes from the API. */
-  format(offline: boolean): string {
-    if (this.turns.length === 0) return "This session: no turns yet.";
-    const source = offline ? "the offline model's own estimates" : "as the API reported it";
-    const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
-    for (const [i, turn] of this.turns.entries()) {
-      lines.push(
-        `  turn ${i + 1}: ${formatCount(turn.input_tokens)} input · ${formatCount(turn.output_tokens)} output tokens`,
-      );
-    }
-    for (const [name, tool] of this.tools) {
-      lines.push(
-        `  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`,
-      );
-    }
-    return lines.join("\n");
-  }
-}
-
-/** 4812 → "4,812", the same on every machine whatever its locale. */
-export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
 }

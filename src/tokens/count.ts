@@ -1,0 +1,46 @@
+// Counting tokens: the Counter type every count goes through, and the offline estimate.
+//
+// Two ways to count: exact, with the API's free count_tokens endpoint (whose
+// numbers are themselves the API's estimate; see models/claude.ts), or an
+// offline estimate with @anthropic-ai/tokenizer, the tokenizer of older
+// Claude models, which is only approximate for current ones. Every figure
+// says which it is.
+import { createRequire } from "node:module";
+import type { toolSchemas } from "../tools/index.js";
+
+interface Encoder {
+  encode(text: string, allowedSpecial: "all"): Uint32Array;
+}
+let encoder: Encoder | undefined;
+
+/**
+ * Estimated tokens of a text, counted as the package's countTokens does, but
+ * with one encoder kept for the whole run: building it costs ~100 ms, and
+ * countTokens builds a new one on every call. It loads on first use, so
+ * start-up stays fast.
+ */
+export function estimateTokens(text: string): number {
+  encoder ??= (createRequire(import.meta.url)("@anthropic-ai/tokenizer") as { getTokenizer(): Encoder }).getTokenizer();
+  return encoder.encode(text.normalize("NFKC"), "all").length;
+}
+
+type ToolSchema = ReturnType<typeof toolSchemas>[number];
+export interface CountRequest {
+  model: string;
+  system: string;
+  messages: { role: "user"; content: string }[];
+  tools?: ToolSchema[];
+}
+/** Counts the input tokens of one request, exactly (API) or by estimate. */
+export type Counter = (request: CountRequest) => Promise<number>;
+
+/** The offline counter: the texts the request carries, tokenized locally. */
+export const estimateCounter: Counter = async ({ system, messages, tools = [] }) =>
+  estimateTokens(system) +
+  messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) +
+  tools.reduce((sum, t) => sum + estimateTokens(JSON.stringify(t)), 0);
+
+/** 4812 → "4,812", the same on every machine whatever its locale. */
+export function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}

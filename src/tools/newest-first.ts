@@ -1,0 +1,147 @@
+// The one order glob, list_files and grep promise: newest first by modification time, ties by path.
+import fs from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import type { Workspace } from "../workspace/workspace.js";
+import { MAX_RESULT_LINES } from "./tool.js";
+
+/**
+ * Compares two entries by mtime (in nanoseconds, newest first), then by
+ * name, so the order is the same on every machine: negative when a comes
+ * first.
+ */
+export function newestFirst(aMtimeNs: bigint, aName: string, bMtimeNs: bigint, bName: string): number {
+  if (aMtimeNs !== bMtimeNs) return aMtimeNs > bMtimeNs ? -1 : 1;
+  return aName < bName ? -1 : aName > bName ? 1 : 0;
+}
+
+/** One output line: a hit or context line of a file, or "--" between groups. */
+export type Line = { file: string; hit: boolean; text: string } | "--";
+/** What rg printed for one file, in file order. */
+export interface FileLines {
+  file: string;
+  mtimeNs: bigint;
+  lines: Line[];
+}
+
+/**
+ * Puts rg's output in the promised order, newest file first and ties by
+ * path, keeping little more than the cap. rg sorts by mtime, but files with
+ * the same mtime come in directory order, which differs between machines, so
+ * each run of files with equal mtimes is held back and sorted by path.
+ */
+export class NewestFirstLines {
+  private placed: FileLines[] = [];
+  private ties: FileLines[] = [];
+  private cut = false;
+  constructor(private readonly separateFiles: boolean) {}
+
+  /** Adds the next file rg printed; false once no file after it can be shown. */
+  add(next: FileLines): boolean {
+    if (this.ties.length > 0 && this.ties[0].mtimeNs !== next.mtimeNs) {
+      this.placed.push(...this.ties);
+      this.ties = [];
+      if (this.size(this.placed) > MAX_RESULT_LINES) return false;
+    }
+    this.ties.push(next);
+    this.ties.sort((a, b) => (a.file < b.file ? -1 : 1));
+    // A tied file that would start past the cap is dropped now, so memory stays bounded.
+    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= MAX_RESULT_LINES) {
+      this.ties.pop();
+      this.cut = true;
+    }
+    return true;
+  }
+
+  /** The lines to show, with "--" between files when there is context, and whether any were cut. */
+  finish(): { lines: Line[]; cut: boolean } {
+    const all = [...this.placed, ...this.ties].flatMap((file, i) =>
+      i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines,
+    );
+    const lines = all.slice(0, MAX_RESULT_LINES);
+    if (lines.at(-1) === "--") lines.pop();
+    return { lines, cut: this.cut || all.length > MAX_RESULT_LINES };
+  }
+
+  private size(files: FileLines[]): number {
+    const separators = this.separateFiles ? Math.max(0, files.length - 1) : 0;
+    return files.reduce((sum, file) => sum + file.lines.length, separators);
+  }
+}
+
+interface FoundFile {
+  rel: string;
+  mtimeNs: bigint;
+}
+export interface FoundFiles {
+  newest: FoundFile[];
+  total: number;
+}
+
+/**
+ * Streams the matches and keeps only the newest MAX_RESULT_LINES, so memory
+ * does not grow with the number of matches.
+ */
+export async function findNewestFiles(
+  workspace: Workspace,
+  baseRel: string,
+  pattern: string,
+  caseSensitive = true,
+): Promise<FoundFiles> {
+  const newest: FoundFile[] = [];
+  let total = 0;
+  const cwd = path.join(workspace.root, baseRel);
+  const stream = fg.stream(pattern, {
+    cwd,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false, // symlinks are never followed while walking
+    suppressErrors: true, // unreadable folders are skipped, not fatal
+    caseSensitiveMatch: caseSensitive,
+    // fast-glob reads folders through this, so it never walks into a hidden one.
+    fs: { readdir: withoutHiddenFolders(workspace) },
+  });
+  for await (const entry of stream as AsyncIterable<string>) {
+    const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
+    if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+    let mtimeNs: bigint;
+    try {
+      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+      mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
+    } catch {
+      continue; // vanished while walking
+    }
+    total++;
+    insertNewest(newest, { rel, mtimeNs });
+  }
+  return { newest, total };
+}
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;
+
+/**
+ * fs.readdir, less the folders the workspace hides (fast-glob always asks
+ * for Dirents). Files are checked after matching: most do not match.
+ */
+function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
+  const readdir = (dir: string, options: { withFileTypes: true }, callback: ReaddirCallback) =>
+    fs.readdir(dir, options, (error, entries) => {
+      if (error) return callback(error, []);
+      const relDir = workspace.toRelative(dir);
+      const prefix = relDir === "." ? "" : `${relDir}/`;
+      callback(
+        null,
+        entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)),
+      );
+    });
+  return readdir as typeof fs.readdir;
+}
+
+/** Newest first, ties by path; the list never holds more than MAX_RESULT_LINES. */
+export function insertNewest(list: FoundFile[], file: FoundFile): void {
+  let i = list.length;
+  while (i > 0 && newestFirst(file.mtimeNs, file.rel, list[i - 1].mtimeNs, list[i - 1].rel) < 0) i--;
+  if (i >= MAX_RESULT_LINES) return;
+  list.splice(i, 0, file);
+  if (list.length > MAX_RESULT_LINES) list.pop();
+}

@@ -1,0 +1,35 @@
+// The one check for the root of a search or listing: it exists, and is not itself hidden.
+import fs from "node:fs";
+import type { Workspace } from "../workspace/workspace.js";
+
+/**
+ * Checks a path that list_files, glob or grep will walk: it must exist, and a
+ * directory must not itself be hidden (ignored, node_modules, .git). Only grep
+ * takes a single file, and only a regular one (a FIFO would block rg forever).
+ */
+export function checkSearchPath(
+  workspace: Workspace,
+  { abs, rel }: { abs: string; rel: string },
+  { filesAllowed }: { filesAllowed: boolean },
+): { error?: string; isDirectory: boolean } {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    return { error: `not found: ${rel}; use list_files to see what exists`, isDirectory: false };
+  }
+  if (stat.isDirectory()) {
+    if (!workspace.isVisible(workspace.toRelative(abs), true)) {
+      return {
+        error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`,
+        isDirectory: true,
+      };
+    }
+    return { isDirectory: true };
+  }
+  if (!filesAllowed)
+    return { error: `${rel} is a file, not a directory; use read_file to read it`, isDirectory: false };
+  if (!stat.isFile())
+    return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
+  return { isDirectory: false };
+}
