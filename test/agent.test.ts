@@ -1,42 +1,15 @@
 // The loop against a scripted model: every request it sends is recorded, so
 // the tests assert the exact history the model saw on each call.
 import { describe, expect, it } from "vitest";
-import {
-  runTurn,
-  type ContentBlock,
-  type MessageParam,
-  type Model,
-  type ModelRequest,
-  type StepEvent,
-} from "../src/agent.js";
+import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
+import { type ScriptedReply as Reply, scriptedModel, text, toolUse as use } from "../src/models/scripted.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree } from "./helpers.js";
 
-type Reply = { content: ContentBlock[]; stop_reason: string | null } | Error;
-
-/** A model that answers from a script and records a deep copy of every request. */
-function scriptedModel(replies: Reply[]) {
-  const requests: ModelRequest[] = [];
-  const model: Model = {
-    name: "scripted",
-    async createMessage(request, { signal }) {
-      requests.push(structuredClone(request));
-      signal?.throwIfAborted();
-      const reply = replies.shift();
-      if (!reply) throw new Error("the script ran out of replies");
-      if (reply instanceof Error) throw reply;
-      return { model: "scripted", ...reply, usage: { input_tokens: 10, output_tokens: 5 } };
-    },
-  };
-  return { model, requests };
-}
-
-const text = (t: string): ContentBlock => ({ type: "text", text: t });
-const use = (id: string, name: string, input: unknown): ContentBlock => ({ type: "tool_use", id, name, input });
-
 function setup(replies: Reply[], maxSteps?: number) {
   const root = makeTree({ "src/app.ts": "export function main() {\n  return 42;\n}\n", "README.md": "# demo\n" });
-  const { model, requests } = scriptedModel(replies);
+  const model = scriptedModel(replies);
+  const { requests } = model;
   const events: StepEvent[] = [];
   const history: MessageParam[] = [];
   const run = (question: string, signal?: AbortSignal) =>

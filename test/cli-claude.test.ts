@@ -1,7 +1,6 @@
 // Claude end to end: the real CLI (a child process) and the real SDK, talking
 // to a scripted Messages-API server on 127.0.0.1. The tests check what the
 // server received and what the user saw.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -16,7 +15,7 @@ import {
   toolUse,
   type ApiServer,
 } from "./api-server.js";
-import { CLI, makeTree, runCli } from "./helpers.js";
+import { makeTree, runCli, startCli } from "./helpers.js";
 
 const FILES = {
   "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
@@ -387,23 +386,5 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
 
 /** Starts the CLI with piped stdin that stays open until the test ends it. */
 function startScout(args: string[] = []) {
-  const child = spawn(process.execPath, [CLI, "--cwd", root, ...args], {
-    cwd: root,
-    env: withoutUndefined({ ...process.env, NO_COLOR: "1", ...claudeEnv() }),
-  });
-  const run = { stdout: "", stderr: "", code: undefined as number | null | undefined };
-  child.stdout.on("data", (chunk) => (run.stdout += chunk));
-  child.stderr.on("data", (chunk) => (run.stderr += chunk));
-  const watchdog = setTimeout(() => child.kill("SIGKILL"), 30_000); // a stuck child fails the test instead of outliving it
-  const exited = new Promise<typeof run>((resolve) =>
-    child.on("close", (code) => {
-      clearTimeout(watchdog);
-      resolve({ ...run, code });
-    }),
-  );
-  return { child, exited };
-}
-
-function withoutUndefined(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+  return startCli(["--cwd", root, ...args], { cwd: root, env: claudeEnv() });
 }

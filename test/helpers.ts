@@ -1,5 +1,5 @@
-// Shared test helpers: real temporary workspaces and the real CLI as a child process.
-import { spawn } from "node:child_process";
+// Shared test helpers: real temporary workspaces (always removed), the real CLI as a child process, one way.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,12 +14,20 @@ export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */
 export type FileSpec = string | Buffer | { content: string | Buffer; mtime: number };
 
+/** Every temporary tree this test file made; all are removed after its tests, whatever happened. */
+const trees: string[] = [];
+afterAll(() => {
+  for (const root of trees.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+});
+
 /**
  * Creates a real temporary directory holding `files` (paths with "/"),
- * and returns its path. Parent folders are created as needed.
+ * and returns its path. Parent folders are created as needed. It is removed
+ * after the test file's tests.
  */
 export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  trees.push(root);
   for (const [rel, spec] of Object.entries(files)) {
     const abs = path.join(root, rel);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
@@ -30,17 +38,9 @@ export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"
   return root;
 }
 
-/** makeTree for one test file: every tree it makes is removed after that file's tests. */
+/** makeTree, named for the files that called it so (every tree is removed after the file's tests). */
 export function treeMaker(): (files: Record<string, FileSpec>) => string {
-  const roots: string[] = [];
-  afterAll(() => {
-    for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-  });
-  return (files) => {
-    const root = makeTree(files);
-    roots.push(root);
-    return root;
-  };
+  return (files) => makeTree(files);
 }
 
 /** Sets a file's or folder's modification time (seconds since the epoch). */
@@ -59,28 +59,75 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI (dist/cli.js) as a child process. */
-export function runCli(
-  args: string[],
-  options: { cwd?: string; input?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
-): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
-    for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: env as NodeJS.ProcessEnv,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+/**
+ * How the CLI is started: by node (the default); as a program, through its
+ * #! line, as npx and npm's bin link run it; or on a pseudo-terminal, run by
+ * util-linux `script`, directly or through `npm start` as a learner does.
+ */
+export type Launch = "node" | "program" | "pty" | "pty-npm-start";
+
+export interface CliOptions {
+  cwd?: string;
+  /** Added to the environment (after NO_COLOR=1); a key set to undefined is removed. */
+  env?: Record<string, string | undefined>;
+  /** The child is killed after this long: a stuck child fails its test instead of outliving it. */
+  timeoutMs?: number;
+  launch?: Launch;
+  /** Called whenever output arrives. */
+  onData?: () => void;
+}
+
+export interface StartedCli {
+  child: ChildProcessWithoutNullStreams;
+  /** The output so far: stdout, stderr, and both in the order they came. */
+  output: { stdout: string; stderr: string; all: string };
+  exited: Promise<CliRun>;
+}
+
+/** Starts the built CLI (dist/cli.js) as a child process, its stdin left open: the one way tests start it. */
+export function startCli(args: string[], options: CliOptions = {}): StartedCli {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  const launch = options.launch ?? "node";
+  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const command = {
+    node: [process.execPath, [CLI, ...args]],
+    program: [CLI, args],
+    // -q quiet, -e exit with the child's status, -f flush at once, -c the command (run by $SHELL,
+    // which `exec` takes out of the way); /dev/null: no typescript file.
+    pty: ["script", ["-qefc", `exec ${[process.execPath, CLI, ...args].map(quote).join(" ")}`, "/dev/null"]],
+    "pty-npm-start": [
+      "script",
+      ["-qefc", `exec npm --prefix ${quote(REPO_ROOT)} start --silent -- ${args.map(quote).join(" ")}`, "/dev/null"],
+    ],
+  } satisfies Record<Launch, [string, string[]]>;
+  const [program, argv] = command[launch];
+  const child = spawn(program, argv, { cwd: options.cwd ?? REPO_ROOT, env: env as NodeJS.ProcessEnv });
+  const output = { stdout: "", stderr: "", all: "" };
+  child.stdout.on("data", (chunk) => {
+    output.stdout += chunk;
+    output.all += chunk;
+    options.onData?.();
+  });
+  child.stderr.on("data", (chunk) => {
+    output.stderr += chunk;
+    output.all += chunk;
+    options.onData?.();
+  });
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+  const exited = new Promise<CliRun>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      clearTimeout(watchdog);
+      resolve({ code, stdout: output.stdout, stderr: output.stderr });
     });
-    child.stdin.end(options.input ?? "");
   });
+  return { child, output, exited };
+}
+
+/** Runs the CLI to the end with `input` (default none) on stdin. */
+export function runCli(args: string[], options: CliOptions & { input?: string } = {}): Promise<CliRun> {
+  const { child, exited } = startCli(args, options);
+  child.stdin.end(options.input ?? "");
+  return exited;
 }

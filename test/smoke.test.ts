@@ -1,6 +1,5 @@
-import { execFile } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CLI, call, makeTree, runCli } from "./helpers.js";
+import { call, makeTree, runCli } from "./helpers.js";
 
 describe("smoke", () => {
   it("greps a real file through the CLI", async () => {
@@ -18,9 +17,7 @@ describe("smoke", () => {
 
 describe("the scout command", () => {
   it("runs as a program, as npx and npm's bin link run it (executable, with its #! line)", async () => {
-    const version = await new Promise<string>((resolve, reject) =>
-      execFile(CLI, ["--version"], (error, stdout) => (error ? reject(error) : resolve(stdout))),
-    );
+    const { stdout: version } = await runCli(["--version"], { launch: "program" });
     expect(version).toMatch(/^scout \d+\.\d+\.\d+\n$/);
   });
 });

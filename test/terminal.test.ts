@@ -2,10 +2,10 @@
 // `script` runs the CLI on a new pty and relays our pipe to it, so
 // readline-sync reads a real /dev/tty, and Ctrl-C / Ctrl-D are the bytes a
 // keyboard sends (\x03 / \x04), turned into SIGINT / end of input by the pty.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
-import { CLI, REPO_ROOT, makeTree } from "./helpers.js";
+import { type Launch, makeTree, startCli } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 /** Long enough for a slow CI machine; a watchdog, not a timing assertion. */
@@ -17,53 +17,44 @@ afterEach(() => {
   children = [];
 });
 
-/** How Scout is started: the CLI itself, or through `npm start` as a learner does (npm, then a shell, then Scout). */
-const direct = (root: string) => `exec ${process.execPath} ${CLI} --cwd '${root}'`;
-const throughNpmStart = (root: string) => `exec npm --prefix '${REPO_ROOT}' start --silent -- --cwd '${root}'`;
-
-/** Runs Scout on a pseudo-terminal; env entries set to undefined are removed. */
-function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, command = direct(root)) {
-  const merged: Record<string, string | undefined> = {
-    ...process.env,
-    ANTHROPIC_API_KEY: undefined,
-    ANTHROPIC_AUTH_TOKEN: undefined,
-    NO_COLOR: undefined,
-    npm_config_update_notifier: "false",
-    ...env,
-  };
-  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  // -q quiet, -e exit with the child's status, -f flush at once, -c the command (run by $SHELL,
-  // which `exec` takes out of the way); /dev/null: no typescript file.
-  const child = spawn("script", ["-qefc", command, "/dev/null"], { env: merged as NodeJS.ProcessEnv });
-  children.push(child);
-  let output = "";
+/** Runs Scout on a pseudo-terminal, directly or through `npm start` as a learner does (npm, then a shell, then Scout). */
+function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, launch: Launch = "pty") {
   let onData = () => {};
-  child.stdout.on("data", (chunk) => {
-    output += chunk;
-    onData();
+  const {
+    child,
+    output,
+    exited: run,
+  } = startCli(["--cwd", root], {
+    launch,
+    env: {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      NO_COLOR: undefined,
+      npm_config_update_notifier: "false",
+      ...env,
+    },
+    timeoutMs: 4 * WAIT_MS, // a watchdog for the whole session, not a timing assertion
+    onData: () => onData(),
   });
-  child.stderr.on("data", (chunk) => {
-    output += chunk;
-    onData();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  children.push(child);
+  const exited = run.then((result) => result.code);
   return {
     exited,
     /** Everything the terminal showed, colour codes left in. */
-    raw: () => output,
+    raw: () => output.all,
     /** What a person reads: no colour codes, no \r. */
-    screen: () => plain(output),
+    screen: () => plain(output.all),
     /** Types a line (Enter is \r on a terminal), or raw key bytes. */
     type: (keys: string) => child.stdin.write(keys),
     /** Resolves when the screen matches; fails with the screen so far if it never does. */
     waitFor(pattern: RegExp): Promise<void> {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output)}`)),
+          () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output.all)}`)),
           WAIT_MS,
         );
         onData = () => {
-          if (!pattern.test(plain(output))) return;
+          if (!pattern.test(plain(output.all))) return;
           clearTimeout(timer);
           // readline-sync starts reading just after it prints the prompt: give it a moment before typing.
           setTimeout(resolve, 100);
@@ -136,8 +127,8 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
 
   // Under `npm start` the terminal's SIGINT would reach npm and its shell too; Scout reads Ctrl-C as a key during a turn, so none is sent.
   it.each([
-    ["started directly", direct],
-    ["started by `npm start`, so npm and its shell exit 0 with Scout", throughNpmStart],
+    ["started directly", "pty" as const],
+    ["started by `npm start`, so npm and its shell exit 0 with Scout", "pty-npm-start" as const],
   ])(
     "Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works (%s)",
     async (_, launch) => {
@@ -145,7 +136,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
       try {
         api.script(hang, reply([text("The second answer.")]));
         const root = makeTree(FILES);
-        const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch(root));
+        const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch);
         await pty.waitFor(/you > /);
         expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
         pty.type("a question that hangs\r");
