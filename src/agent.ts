@@ -1,4 +1,6 @@
-// The agent: one loop that runs one user turn. It knows no tool by name:
+// The agent: one loop that runs one user turn.
+//
+// It knows no tool by name:
 // it sends the registry's schemas, runs what the model asks for, and feeds
 // the results back until the model stops asking.
 import type Anthropic from "@anthropic-ai/sdk";

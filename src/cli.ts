@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The command line. `scout` starts the REPL (or answers piped questions, or
-// one -p question); `scout tool NAME JSON` runs one tool directly.
+// The command line: picks the model and the workspace, then runs the REPL, one tool, or `scout tokens`.
+//
+// `scout` starts the REPL (or answers piped questions, or one -p question);
+// `scout tool NAME JSON` runs one tool directly.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors.
 import fs from "node:fs";
 import { parseArgs } from "node:util";

@@ -1,4 +1,6 @@
-// The system prompt: plain text a learner can read and edit. It teaches the
+// The system prompt: plain text a learner can read and edit.
+//
+// It teaches the
 // workflow the tools were designed for: search first, then read a little.
 export const SYSTEM_PROMPT = `You are Scout, a read-only code explorer. You answer questions about the code base in the current workspace using four tools: glob, grep, list_files and read_file.
 

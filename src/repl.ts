@@ -1,5 +1,7 @@
 // The REPL: reads questions (from a terminal, a pipe or -p), runs one turn
-// each, and keeps the conversation. A failed or cancelled turn prints one
+// each, and keeps the conversation.
+//
+// A failed or cancelled turn prints one
 // line and the next question works.
 import readlineSync from "readline-sync";
 import readline from "node:readline";

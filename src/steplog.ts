@@ -1,6 +1,7 @@
-// The step log: what a learner watches. The loop reports events; this file
-// turns them into one line each on stderr (stdout carries only answers),
-// and into JSON lines for --trace.
+// The step log: turns the loop's events into what a learner watches.
+//
+// One line each on stderr (stdout carries only answers), and JSON lines
+// for --trace.
 import fs from "node:fs";
 import type { StepEvent, TurnResult, Usage } from "./agent.js";
 import { estimateTokens, formatCount } from "./tokens/count.js";

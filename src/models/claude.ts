@@ -1,4 +1,6 @@
-// Claude through the official SDK. new Anthropic() reads ANTHROPIC_API_KEY,
+// Claude through the official SDK.
+//
+// new Anthropic() reads ANTHROPIC_API_KEY,
 // ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL, so any server that speaks the
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";

@@ -1,5 +1,7 @@
 // The tool registry: the one list the agent loop, the CLI and the token
-// counter read. Add a tool here and the model can use it.
+// counter read.
+//
+// Add a tool here and the model can use it.
 import { grep } from "./grep.js";
 import { glob } from "./glob.js";
 import { listFiles } from "./list_files.js";

@@ -1,5 +1,7 @@
 // What every tool is: plain data (name, description, JSON schema) plus one
-// function. Shared limits and the argument checker live here, once.
+// function.
+//
+// Shared limits and the argument checker live here, once.
 import type { Workspace } from "../workspace/workspace.js";
 
 /** No tool result is longer than this many lines, plus a footer saying what was cut. */

@@ -1,5 +1,7 @@
 // The workspace: the one place that decides which paths a tool may touch and
-// which files it may see. Every tool goes through here, so list_files, glob
+// which files it may see.
+//
+// Every tool goes through here, so list_files, glob
 // and grep always agree on the set of visible files.
 import fs from "node:fs";
 import path from "node:path";
