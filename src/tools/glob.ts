@@ -3,7 +3,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import { type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { checkPattern } from "./patterns.js";
-import { checkSearchPath } from "./search-path.js";
+import { resolveSearchRoot } from "./search-path.js";
 import { MAX_RESULT_LINES, fail, ok, type Tool } from "./tool.js";
 
 interface Args {
@@ -31,13 +31,11 @@ export const glob: Tool<Args> = {
   async run({ pattern, path: input = "." }, { workspace }) {
     const problem = checkPattern(pattern);
     if (problem) return fail(problem);
-    const resolved = workspace.resolveInWorkspace(input);
-    if (!resolved.ok) return fail(resolved.error);
-    const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
-    if (error) return fail(error);
+    const resolved = resolveSearchRoot(workspace, input, { filesAllowed: false });
+    if ("error" in resolved) return fail(resolved.error);
     // A symlink given as path is searched where it points, as grep does, so each file is
     // judged (and shown) under its real path: the ignore rules are written for that one.
-    const baseRel = workspace.toRelative(resolved.abs);
+    const baseRel = resolved.realRel;
     // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly, and
     // would follow a symlink there: each is checked like a path, and must not be a symlink.
     for (const { base } of fg.generateTasks(pattern)) {

@@ -8,7 +8,7 @@ import { DENIED_GLOBS } from "../workspace/protected.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { checkPattern } from "./patterns.js";
 import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
-import { checkSearchPath } from "./search-path.js";
+import { resolveSearchRoot } from "./search-path.js";
 import { MAX_RESULT_LINES, clipLine, fail, ok, type Tool } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
@@ -73,12 +73,10 @@ export const grep: Tool<Args> = {
         : checkPattern(include, "include");
       if (problem) return fail(problem);
     }
-    const resolved = workspace.resolveInWorkspace(input);
-    if (!resolved.ok) return fail(resolved.error);
-    const target = checkSearchPath(workspace, resolved, { filesAllowed: true });
-    if (target.error) return fail(target.error);
+    const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
+    if ("error" in target) return fail(target.error);
 
-    const args = rgArguments(pattern, include, context, workspace.toRelative(resolved.abs));
+    const args = rgArguments(pattern, include, context, target.realRel);
     const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
     // Only files the shared visibility rules allow; a file named explicitly is always searched.
     const keep = (file: string) => !target.isDirectory || workspace.isVisible(file);
@@ -106,7 +104,7 @@ export const grep: Tool<Args> = {
     }
     const { lines, cut } = output.finish();
 
-    const where = `${resolved.rel === "." ? "the workspace" : resolved.rel}${include ? ` (files matching ${include})` : ""}`;
+    const where = `${target.rel === "." ? "the workspace" : target.rel}${include ? ` (files matching ${include})` : ""}`;
     if (result.aborted) return fail("grep was cancelled");
     if (result.timedOut) {
       return fail(`rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`);
@@ -116,7 +114,7 @@ export const grep: Tool<Args> = {
     }
     if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
       return ok(
-        `${resolved.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
+        `${target.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
         "binary file matches",
       );
     }

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { newestFirst } from "./newest-first.js";
-import { checkSearchPath } from "./search-path.js";
+import { resolveSearchRoot } from "./search-path.js";
 import { MAX_RESULT_LINES, fail, ok, type Tool } from "./tool.js";
 
 interface Args {
@@ -25,12 +25,10 @@ export const listFiles: Tool<Args> = {
   },
 
   async run({ path: input = "." }, { workspace }) {
-    const resolved = workspace.resolveInWorkspace(input);
-    if (!resolved.ok) return fail(resolved.error);
-    const { abs, rel } = resolved;
-    const { error } = checkSearchPath(workspace, resolved, { filesAllowed: false });
-    if (error) return fail(error);
-    const realRel = workspace.toRelative(abs); // a symlinked folder is judged where it points, as the ignore rules are written
+    const resolved = resolveSearchRoot(workspace, input, { filesAllowed: false });
+    if ("error" in resolved) return fail(resolved.error);
+    // realRel: a symlinked folder is judged where it points, as the ignore rules are written
+    const { abs, rel, realRel } = resolved;
 
     const entries: { name: string; mtimeNs: bigint }[] = [];
     let hidden = 0;

@@ -7,7 +7,7 @@ import type { Workspace } from "../workspace/workspace.js";
  * directory must not itself be hidden (ignored, node_modules, .git). Only grep
  * takes a single file, and only a regular one (a FIFO would block rg forever).
  */
-export function checkSearchPath(
+function checkSearchPath(
   workspace: Workspace,
   { abs, rel }: { abs: string; rel: string },
   { filesAllowed }: { filesAllowed: boolean },
@@ -32,4 +32,27 @@ export function checkSearchPath(
   if (!stat.isFile())
     return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
   return { isDirectory: false };
+}
+
+/** A search root that passed every check: where it is, as given and as resolved. */
+export interface SearchRoot {
+  abs: string;
+  /** The path as given, relative to the root: what messages name. */
+  rel: string;
+  /** Where it really is (through any symlink): what the ignore rules are judged against. */
+  realRel: string;
+  isDirectory: boolean;
+}
+
+/** The path argument of list_files, glob or grep, resolved in the workspace and checked, or the error to return. */
+export function resolveSearchRoot(
+  workspace: Workspace,
+  input: string,
+  { filesAllowed }: { filesAllowed: boolean },
+): SearchRoot | { error: string } {
+  const resolved = workspace.resolveInWorkspace(input);
+  if (!resolved.ok) return { error: resolved.error };
+  const { error, isDirectory } = checkSearchPath(workspace, resolved, { filesAllowed });
+  if (error) return { error };
+  return { abs: resolved.abs, rel: resolved.rel, realRel: workspace.toRelative(resolved.abs), isDirectory };
 }
