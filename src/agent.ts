@@ -5,8 +5,8 @@
 // the results back until the model stops asking.
 import type Anthropic from "@anthropic-ai/sdk";
 import { SYSTEM_PROMPT } from "./prompt.js";
-import { runTool, toolSchemas } from "./tools/index.js";
-import type { ToolResult } from "./tools/tool.js";
+import { runTool, toolSchemas, tools as scoutTools } from "./tools/index.js";
+import type { Tool, ToolResult } from "./tools/tool.js";
 import type { Workspace } from "./workspace/workspace.js";
 
 /** Most model calls in one turn before the loop gives up (change with --max-steps). */
@@ -70,6 +70,8 @@ export type StepEvent =
 export interface TurnOptions {
   model: Model;
   workspace: Workspace;
+  /** The tools the model may call (default: Scout's four; `scout lab` passes other designs). */
+  tools?: Tool[];
   maxSteps?: number;
   signal?: AbortSignal;
   onStep?: (event: StepEvent) => void;
@@ -83,7 +85,15 @@ export interface TurnOptions {
  * is removed from the history and the error is rethrown.
  */
 export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
-  const { model, workspace, maxSteps = DEFAULT_MAX_STEPS, signal, onStep = () => {}, onText } = options;
+  const {
+    model,
+    workspace,
+    tools = scoutTools,
+    maxSteps = DEFAULT_MAX_STEPS,
+    signal,
+    onStep = () => {},
+    onText,
+  } = options;
   const turnStart = history.length;
   const turn: TurnResult = {
     text: "",
@@ -106,7 +116,7 @@ export async function runTurn(question: string, history: MessageParam[], options
       const step = ++turn.modelCalls;
       onStep({ type: "model_start", step });
       const started = Date.now();
-      const request = { system: SYSTEM_PROMPT, tools: toolSchemas(), messages: history };
+      const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
       const response = await model.createMessage(request, { signal, onText });
       turn.usage.input_tokens += response.usage.input_tokens;
       turn.usage.output_tokens += response.usage.output_tokens;
@@ -136,7 +146,7 @@ export async function runTurn(question: string, history: MessageParam[], options
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
         const toolStarted = Date.now();
-        const result = await runTool(call.name, call.input, { workspace, signal });
+        const result = await runTool(call.name, call.input, { workspace, signal }, tools);
         onStep({ type: "tool", step, name: call.name, input: call.input, result, ms: Date.now() - toolStarted });
         turn.toolCalls.push(call.name);
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });

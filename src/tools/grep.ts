@@ -9,7 +9,7 @@ import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js
 import { checkPattern } from "./patterns.js";
 import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot } from "./search-path.js";
-import { MAX_RESULT_LINES, clipLine, fail, ok, type Tool } from "./tool.js";
+import { DEFAULT_DESIGN, clipLine, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -34,109 +34,132 @@ interface Args {
   context?: number;
 }
 
-export const grep: Tool<Args> = {
-  name: "grep",
-  description:
-    `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
-    `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
-    `files newest first (by modification time), lines in file order; at most ${MAX_RESULT_LINES} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-    `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched.`,
-  input_schema: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "(?i)todo"' },
-      path: {
-        type: "string",
-        description: 'file or directory to search, relative to the workspace root (default ".")',
+/** grep as a given design makes it (Scout's own: DEFAULT_DESIGN). */
+export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
+  const { cap } = design;
+  const description = {
+    full:
+      `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
+      `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
+      `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched.`,
+    concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
+  }[design.descriptions];
+  return {
+    name: "grep",
+    description,
+    input_schema: {
+      type: "object",
+      properties: {
+        pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "(?i)todo"' },
+        path: {
+          type: "string",
+          description: 'file or directory to search, relative to the workspace root (default ".")',
+        },
+        include: {
+          type: "string",
+          description:
+            'only search files matching this glob: "*.ts" matches the name at any depth, "src/**/*.py" the path from the workspace root',
+        },
+        context: {
+          type: "integer",
+          minimum: 0,
+          maximum: MAX_CONTEXT,
+          description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)`,
+        },
       },
-      include: {
-        type: "string",
-        description:
-          'only search files matching this glob: "*.ts" matches the name at any depth, "src/**/*.py" the path from the workspace root',
-      },
-      context: {
-        type: "integer",
-        minimum: 0,
-        maximum: MAX_CONTEXT,
-        description: `lines of context before and after each hit, 0-${MAX_CONTEXT} (default 0)`,
-      },
+      required: ["pattern"],
+      additionalProperties: false,
     },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
 
-  async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
-    if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
-    if (include !== undefined) {
-      const problem = include.startsWith("!")
-        ? `include "${include}" must name the files to search; excluding with "!" is not supported`
-        : checkPattern(include, "include");
-      if (problem) return fail(problem);
-    }
-    const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
-    if ("error" in target) return fail(target.error);
+    async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
+      if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
+      if (include !== undefined) {
+        const problem = include.startsWith("!")
+          ? `include "${include}" must name the files to search; excluding with "!" is not supported`
+          : checkPattern(include, "include");
+        if (problem) return fail(problem);
+      }
+      const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
+      if ("error" in target) return fail(target.error);
 
-    const args = rgArguments(pattern, include, context, target.realRel);
-    const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
-    // Only files the shared visibility rules allow; a file named explicitly is always searched.
-    const keep = (file: string) => !target.isDirectory || workspace.isVisible(file);
-    // What rg printed, file by file, with its outcome (complete once the loop over the files is over).
-    const rgFiles = (rgArgs: string[], outcome: RgOutcome) =>
-      filesOf(ripgrep(rgArgs, run, outcome), workspace.root, keep, context);
-    const output = new NewestFirstLines(context > 0);
+      const args = rgArguments(pattern, include, context, target.realRel, cap);
+      const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
+      // Only files the shared visibility rules allow; a file named explicitly is always searched.
+      const keep = (file: string) => !target.isDirectory || workspace.isVisible(file);
+      // What rg printed, file by file, with its outcome (complete once the loop over the files is over).
+      const rgFiles = (rgArgs: string[], outcome: RgOutcome) =>
+        filesOf(ripgrep(rgArgs, run, outcome), {
+          root: workspace.root,
+          keep,
+          context,
+          byMtime: design.sort === "mtime",
+        });
+      const output = new NewestFirstLines(context > 0, cap);
 
-    // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
-    const found: FileLines[] = [];
-    let foundLines = 0;
-    let result = newOutcome();
-    for await (const file of rgFiles(args, result)) {
-      found.push(file);
-      foundLines += file.lines.length;
-      if (foundLines > FEW_LINES) break;
-    }
-    if (foundLines > FEW_LINES) {
-      // Many lines: rg again, newest files first (one thread), stopped once the cap is full.
-      result = newOutcome();
-      for await (const file of rgFiles(["--sortr=modified", ...args], result)) if (!output.add(file)) break;
-    } else {
-      found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
-      for (const file of found) if (!output.add(file)) break;
-    }
-    const { lines, cut } = output.finish();
+      // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
+      const found: FileLines[] = [];
+      let foundLines = 0;
+      let result = newOutcome();
+      for await (const file of rgFiles(args, result)) {
+        found.push(file);
+        foundLines += file.lines.length;
+        if (foundLines > FEW_LINES) break;
+      }
+      if (foundLines > FEW_LINES) {
+        // Many lines: rg again, in the promised order (one thread), stopped once the cap is full.
+        result = newOutcome();
+        const order = design.sort === "mtime" ? "--sortr=modified" : "--sort=path";
+        for await (const file of rgFiles([order, ...args], result)) if (!output.add(file)) break;
+      } else {
+        found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
+        for (const file of found) if (!output.add(file)) break;
+      }
+      const { lines, cut } = output.finish();
 
-    const where = `${target.rel === "." ? "the workspace" : target.rel}${include ? ` (files matching ${include})` : ""}`;
-    if (result.aborted) return fail("grep was cancelled");
-    if (result.timedOut) {
-      return fail(`rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`);
-    }
-    if (result.exitCode === 2 && lines.length === 0) {
-      return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
-    }
-    if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
+      const where = `${target.rel === "." ? "the workspace" : target.rel}${include ? ` (files matching ${include})` : ""}`;
+      if (result.aborted) return fail("grep was cancelled");
+      if (result.timedOut) {
+        return fail(
+          `rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`,
+        );
+      }
+      if (result.exitCode === 2 && lines.length === 0) {
+        return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
+      }
+      if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
+        return ok(
+          `${target.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
+          "binary file matches",
+        );
+      }
+      if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
+
+      const text = lines.map((line) => (line === "--" ? line : line.text));
+      if (cut) text.push(`(showing the first ${cap} lines; more matches exist — narrow pattern, path or include)`);
+      if (result.exitCode === 2)
+        text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
+      const shown = lines.filter((line) => line !== "--");
+      const hits = shown.filter((line) => line.hit).length;
+      const files = new Set(shown.map((line) => line.file)).size;
       return ok(
-        `${target.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
-        "binary file matches",
+        text.join("\n"),
+        `${hits} matching line${hits === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`,
       );
-    }
-    if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
+    },
+  };
+}
 
-    const text = lines.map((line) => (line === "--" ? line : line.text));
-    if (cut)
-      text.push(`(showing the first ${MAX_RESULT_LINES} lines; more matches exist — narrow pattern, path or include)`);
-    if (result.exitCode === 2)
-      text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
-    const shown = lines.filter((line) => line !== "--");
-    const hits = shown.filter((line) => line.hit).length;
-    const files = new Set(shown.map((line) => line.file)).size;
-    return ok(
-      text.join("\n"),
-      `${hits} matching line${hits === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`,
-    );
-  },
-};
+export const grep = makeGrep();
 
 /** rg's arguments, all but the sort order. */
-function rgArguments(pattern: string, include: string | undefined, context: number, searchPath: string): string[] {
+function rgArguments(
+  pattern: string,
+  include: string | undefined,
+  context: number,
+  searchPath: string,
+  cap: number,
+): string[] {
   return [
     // --null ends every path with a NUL, the one byte a file name cannot hold (see splitRecords).
     "--no-config",
@@ -159,7 +182,7 @@ function rgArguments(pattern: string, include: string | undefined, context: numb
     `--max-columns=${RG_MAX_COLUMNS}`,
     "--max-columns-preview",
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
-    `--max-count=${MAX_RESULT_LINES + 1}`,
+    `--max-count=${cap + 1}`,
     // Protected names in any case, noise folders exactly as isVisible matches them.
     ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
     ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
@@ -182,9 +205,12 @@ function newOutcome(): RgOutcome {
  */
 async function* filesOf(
   records: AsyncIterable<RgRecord>,
-  root: string,
-  keep: (file: string) => boolean,
-  context: number,
+  {
+    root,
+    keep,
+    context,
+    byMtime,
+  }: { root: string; keep: (file: string) => boolean; context: number; byMtime: boolean },
 ): AsyncGenerator<FileLines> {
   let current: FileLines | undefined; // the file rg is printing
   let lastLine = 0; // its line number rg printed last
@@ -192,7 +218,7 @@ async function* filesOf(
     if (!keep(file)) continue;
     if (current?.file !== file) {
       if (current) yield current;
-      const mtimeNs = mtimeOf(root, file);
+      const mtimeNs = mtimeOf(root, file, byMtime);
       current = mtimeNs === undefined ? undefined : { file, mtimeNs, lines: [] };
       if (!current) continue; // no such file (it vanished, or the output was misread)
     } else if (context > 0 && lineNumber > lastLine + 1) {
@@ -205,10 +231,15 @@ async function* filesOf(
   if (current) yield current;
 }
 
-/** A file's mtime to the nanosecond, as rg sorted by it; undefined when there is no such file. */
-function mtimeOf(root: string, file: string): bigint | undefined {
+/**
+ * A file's mtime to the nanosecond, as rg sorted by it; undefined when there
+ * is no such file. In path order every file counts as equally new (0), so
+ * the tie-break by path decides.
+ */
+function mtimeOf(root: string, file: string, byMtime: boolean): bigint | undefined {
   try {
-    return fs.statSync(path.join(root, file), { bigint: true }).mtimeNs;
+    const { mtimeNs } = fs.statSync(path.join(root, file), { bigint: true });
+    return byMtime ? mtimeNs : 0n;
   } catch {
     return undefined;
   }

@@ -2,26 +2,39 @@
 // counter read.
 //
 // Add a tool here and the model can use it.
-import { grep } from "./grep.js";
-import { glob } from "./glob.js";
-import { listFiles } from "./list_files.js";
-import { readFile } from "./read_file.js";
-import { checkArgs, fail, type Tool, type ToolContext, type ToolResult } from "./tool.js";
+import { makeGrep } from "./grep.js";
+import { makeGlob } from "./glob.js";
+import { makeListFiles } from "./list_files.js";
+import { makeReadFile } from "./read_file.js";
+import {
+  checkArgs,
+  DEFAULT_DESIGN,
+  fail,
+  type Tool,
+  type ToolContext,
+  type ToolDesign,
+  type ToolResult,
+} from "./tool.js";
 
-export const tools: Tool[] = [readFile, listFiles, glob, grep];
-
-/** The tool definitions as the Messages API expects them. */
-export function toolSchemas() {
-  return tools.map(({ name, description, input_schema }) => ({ name, description, input_schema }));
+/** The four tools as a design makes them: `scout lab` compares designs, everything else uses Scout's own. */
+export function makeTools(design: ToolDesign = DEFAULT_DESIGN): Tool[] {
+  return [makeReadFile(design), makeListFiles(design), makeGlob(design), makeGrep(design)];
 }
 
-export function findTool(name: string): Tool | undefined {
-  return tools.find((tool) => tool.name === name);
+export const tools: Tool[] = makeTools();
+
+/** The tool definitions as the Messages API expects them. */
+export function toolSchemas(toolSet: Tool[] = tools) {
+  return toolSet.map(({ name, description, input_schema }) => ({ name, description, input_schema }));
+}
+
+export function findTool(name: string, toolSet: Tool[] = tools): Tool | undefined {
+  return toolSet.find((tool) => tool.name === name);
 }
 
 /** "read_file, list_files, glob, grep", for messages that name what exists. */
-export function toolNames(): string {
-  return tools.map((tool) => tool.name).join(", ");
+export function toolNames(toolSet: Tool[] = tools): string {
+  return toolSet.map((tool) => tool.name).join(", ");
 }
 
 /**
@@ -29,9 +42,14 @@ export function toolNames(): string {
  * nothing remembered). Unknown names, bad arguments and unexpected
  * exceptions all come back as error results: nothing throws into the loop.
  */
-export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolResult> {
-  const tool = findTool(name);
-  if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames()}`);
+export async function runTool(
+  name: string,
+  input: unknown,
+  context: ToolContext,
+  toolSet: Tool[] = tools,
+): Promise<ToolResult> {
+  const tool = findTool(name, toolSet);
+  if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames(toolSet)}`);
   const problem = checkArgs(tool, input);
   if (problem) return fail(problem);
   try {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
-import { MAX_RESULT_LINES } from "./tool.js";
+import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
 
 /**
  * Compares two entries by mtime (in nanoseconds, newest first), then by
@@ -34,19 +34,22 @@ export class NewestFirstLines {
   private placed: FileLines[] = [];
   private ties: FileLines[] = [];
   private cut = false;
-  constructor(private readonly separateFiles: boolean) {}
+  constructor(
+    private readonly separateFiles: boolean,
+    private readonly cap: number,
+  ) {}
 
   /** Adds the next file rg printed; false once no file after it can be shown. */
   add(next: FileLines): boolean {
     if (this.ties.length > 0 && this.ties[0].mtimeNs !== next.mtimeNs) {
       this.placed.push(...this.ties);
       this.ties = [];
-      if (this.size(this.placed) > MAX_RESULT_LINES) return false;
+      if (this.size(this.placed) > this.cap) return false;
     }
     this.ties.push(next);
     this.ties.sort((a, b) => (a.file < b.file ? -1 : 1));
     // A tied file that would start past the cap is dropped now, so memory stays bounded.
-    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= MAX_RESULT_LINES) {
+    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= this.cap) {
       this.ties.pop();
       this.cut = true;
     }
@@ -58,9 +61,9 @@ export class NewestFirstLines {
     const all = [...this.placed, ...this.ties].flatMap((file, i) =>
       i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines,
     );
-    const lines = all.slice(0, MAX_RESULT_LINES);
+    const lines = all.slice(0, this.cap);
     if (lines.at(-1) === "--") lines.pop();
-    return { lines, cut: this.cut || all.length > MAX_RESULT_LINES };
+    return { lines, cut: this.cut || all.length > this.cap };
   }
 
   private size(files: FileLines[]): number {
@@ -79,14 +82,15 @@ export interface FoundFiles {
 }
 
 /**
- * Streams the matches and keeps only the newest MAX_RESULT_LINES, so memory
- * does not grow with the number of matches.
+ * Streams the matches and keeps only the first `design.cap` in the design's
+ * order, so memory does not grow with the number of matches. In path order
+ * every file counts as equally new, so the tie-break by path decides.
  */
 export async function findNewestFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  caseSensitive = true,
+  { caseSensitive = true, design = DEFAULT_DESIGN }: { caseSensitive?: boolean; design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
   const newest: FoundFile[] = [];
   let total = 0;
@@ -104,15 +108,15 @@ export async function findNewestFiles(
   for await (const entry of stream as AsyncIterable<string>) {
     const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
     if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
-    let mtimeNs: bigint;
+    let mtimeNs = 0n;
     try {
       // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
+      if (design.sort === "mtime") mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
     } catch {
       continue; // vanished while walking
     }
     total++;
-    insertNewest(newest, { rel, mtimeNs });
+    insertNewest(newest, { rel, mtimeNs }, design.cap);
   }
   return { newest, total };
 }
@@ -137,11 +141,11 @@ function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
   return readdir as typeof fs.readdir;
 }
 
-/** Newest first, ties by path; the list never holds more than MAX_RESULT_LINES. */
-export function insertNewest(list: FoundFile[], file: FoundFile): void {
+/** Newest first, ties by path; the list never holds more than `cap` files. */
+export function insertNewest(list: FoundFile[], file: FoundFile, cap: number): void {
   let i = list.length;
   while (i > 0 && newestFirst(file.mtimeNs, file.rel, list[i - 1].mtimeNs, list[i - 1].rel) < 0) i--;
-  if (i >= MAX_RESULT_LINES) return;
+  if (i >= cap) return;
   list.splice(i, 0, file);
-  if (list.length > MAX_RESULT_LINES) list.pop();
+  if (list.length > cap) list.pop();
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
 import { findNewestFiles } from "./newest-first.js";
-import { MAX_RESULT_LINES, clipLine, fail, ok, type Tool } from "./tool.js";
+import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
 
 /** Lines longer than this are clipped with a visible marker. */
 export const MAX_LINE_CHARS = 500;
@@ -24,65 +24,75 @@ interface Args {
   limit?: number;
 }
 
-export const readFile: Tool<Args> = {
-  name: "read_file",
-  description:
-    `Read a text file, returning lines offset..offset+limit-1, each prefixed with its line number. ` +
-    `At most ${MAX_RESULT_LINES} lines per call; lines over ${MAX_LINE_CHARS} characters are clipped. ` +
-    `A footer tells the total line count and the offset to continue from. ` +
-    `Use grep first to find the line numbers you need, then read only that window.`,
-  input_schema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "file path, relative to the workspace root" },
-      offset: { type: "integer", minimum: 1, description: "first line to return, 1-based (default 1)" },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: MAX_RESULT_LINES,
-        description: `number of lines to return (default and maximum ${MAX_RESULT_LINES})`,
+/** read_file as a given design makes it (Scout's own: DEFAULT_DESIGN). */
+export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
+  const { cap, lineNumbers } = design;
+  const description = {
+    full:
+      `Read a text file, returning lines offset..offset+limit-1${lineNumbers ? ", each prefixed with its line number" : ""}. ` +
+      `At most ${cap} lines per call; lines over ${MAX_LINE_CHARS} characters are clipped. ` +
+      `A footer tells the total line count and the offset to continue from. ` +
+      `Use grep first to find the line numbers you need, then read only that window.`,
+    concise: `Read lines offset..offset+limit-1 of a text file (at most ${cap}); a footer gives the total.`,
+  }[design.descriptions];
+  return {
+    name: "read_file",
+    description,
+    input_schema: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "file path, relative to the workspace root" },
+        offset: { type: "integer", minimum: 1, description: "first line to return, 1-based (default 1)" },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: cap,
+          description: `number of lines to return (default and maximum ${cap})`,
+        },
       },
+      required: ["path"],
+      additionalProperties: false,
     },
-    required: ["path"],
-    additionalProperties: false,
-  },
 
-  async run({ path: input, offset = 1, limit = MAX_RESULT_LINES }, { workspace }) {
-    const resolved = workspace.resolveInWorkspace(input);
-    if (!resolved.ok) return fail(resolved.error);
-    const { abs, rel } = resolved;
+    async run({ path: input, offset = 1, limit = cap }, { workspace }) {
+      const resolved = workspace.resolveInWorkspace(input);
+      if (!resolved.ok) return fail(resolved.error);
+      const { abs, rel } = resolved;
 
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(abs);
-    } catch {
-      const similar = await suggestSimilarPaths(workspace, rel);
-      const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
-      return fail(`file not found: ${rel}${hint}`);
-    }
-    if (stat.isDirectory()) return fail(`${rel} is a directory; use list_files to see what it holds`);
-    if (!stat.isFile()) return fail(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
-    if (stat.size > MAX_FILE_BYTES) {
-      return fail(
-        `${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`,
-      );
-    }
+      let stat: fs.Stats;
+      try {
+        stat = fs.statSync(abs);
+      } catch {
+        const similar = await suggestSimilarPaths(workspace, rel);
+        const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
+        return fail(`file not found: ${rel}${hint}`);
+      }
+      if (stat.isDirectory()) return fail(`${rel} is a directory; use list_files to see what it holds`);
+      if (!stat.isFile()) return fail(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
+      if (stat.size > MAX_FILE_BYTES) {
+        return fail(
+          `${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`,
+        );
+      }
 
-    const window = await readWindow(abs, offset, limit);
-    if (window === "binary")
-      return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
-    const { lines, total } = window;
-    if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
-    if (offset > total) return fail(`offset ${offset} is past the end of ${rel}, which has ${total} lines`);
+      const window = await readWindow(abs, offset, limit);
+      if (window === "binary")
+        return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
+      const { lines, total } = window;
+      if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
+      if (offset > total) return fail(`offset ${offset} is past the end of ${rel}, which has ${total} lines`);
 
-    const last = offset + lines.length - 1;
-    const width = String(last).length;
-    const body = lines.map((line, i) => `${String(offset + i).padStart(width)}\t${line}`);
-    const more = last < total ? `; call read_file with offset=${last + 1} to continue` : "";
-    body.push(`(lines ${offset}-${last} of ${total}${more})`);
-    return ok(body.join("\n"), `lines ${offset}-${last} of ${total}`);
-  },
-};
+      const last = offset + lines.length - 1;
+      const width = String(last).length;
+      const body = lines.map((line, i) => (lineNumbers ? `${String(offset + i).padStart(width)}\t${line}` : line));
+      const more = last < total ? `; call read_file with offset=${last + 1} to continue` : "";
+      body.push(`(lines ${offset}-${last} of ${total}${more})`);
+      return ok(body.join("\n"), `lines ${offset}-${last} of ${total}`);
+    },
+  };
+}
+
+export const readFile = makeReadFile();
 
 /**
  * Streams the file once: keeps the lines of the window (each cut to
@@ -149,7 +159,7 @@ async function suggestSimilarPaths(workspace: Workspace, rel: string): Promise<s
   const stem = name.includes(".") ? name.slice(0, name.lastIndexOf(".")) : name;
   if (stem === "") return [];
   try {
-    const found = await findNewestFiles(workspace, ".", `**/${fg.escapePath(stem)}{,.*}`, false);
+    const found = await findNewestFiles(workspace, ".", `**/${fg.escapePath(stem)}{,.*}`, { caseSensitive: false });
     return found.newest.map((file) => file.rel).slice(0, MAX_SUGGESTIONS);
   } catch {
     return [];

@@ -7,6 +7,34 @@ import type { Workspace } from "../workspace/workspace.js";
 /** No tool result is longer than this many lines, plus a footer saying what was cut. */
 export const MAX_RESULT_LINES = 100;
 
+/**
+ * How a tool set is designed: the knobs `scout lab` turns to measure what a
+ * design costs and answers. Each tool is made from one (see makeTools);
+ * DEFAULT_DESIGN is Scout's own.
+ */
+export interface ToolDesign {
+  /** Most lines in one result; a footer says what was cut. */
+  cap: number;
+  /** Which description each tool sends: the full one, or the concise one written beside it. */
+  descriptions: "full" | "concise";
+  /** Whether read_file prefixes each line with its number. */
+  lineNumbers: boolean;
+  /** How glob, grep and list_files order files: newest first ("mtime"), or by path. */
+  sort: "mtime" | "path";
+}
+
+export const DEFAULT_DESIGN: ToolDesign = {
+  cap: MAX_RESULT_LINES,
+  descriptions: "full",
+  lineNumbers: true,
+  sort: "mtime",
+};
+
+/** How a description states the order, so it always says what the tool does. */
+export function orderOf(design: ToolDesign): string {
+  return design.sort === "mtime" ? "newest first (by modification time)" : "in path order";
+}
+
 export interface ToolResult {
   /** Exactly the text the model receives. */
   content: string;
