@@ -1,0 +1,289 @@
+// The offline model's policy: given the question and the tool calls made so far in this turn, the next move — a thought and one or more tool calls, or the answer.
+import { definitionAnswer, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
+import {
+  type Definition,
+  type Hit,
+  definitionPattern,
+  escapeRegex,
+  extensionOf,
+  fileRank,
+  isComment,
+  isImport,
+  narrowingInclude,
+  parseHits,
+  rankDefinitions,
+  topLevelPattern,
+} from "./definitions.js";
+import type { Question } from "./question.js";
+
+/** Lines read around a definition, and where the definition sits in that window. */
+export const READ_WINDOW = 15;
+export const LINES_BEFORE_HIT = 4;
+/** At most this many definitions are read at once (in one message: parallel tool calls). */
+const MAX_PARALLEL_READS = 2;
+
+/** One tool call of this turn and what came back. `batch` counts the model's messages. */
+export interface Exchange {
+  batch: number;
+  name: string;
+  input: Record<string, any>;
+  result: string;
+  isError: boolean;
+}
+
+export interface Call {
+  name: string;
+  input: Record<string, unknown>;
+}
+/** The thought is one line said before the tool calls, so the step log shows why. */
+export type Move = { thought: string; calls: Call[] } | { answer: string };
+
+export function nextMove(question: Question, done: Exchange[]): Move {
+  const last = done.filter((exchange) => exchange.batch === done.at(-1)?.batch);
+  const failed = last.find((exchange) => exchange.isError && exchange.name !== "read_file");
+  if (failed) return { answer: honestFailure(failed) };
+  switch (question.kind) {
+    case "definition":
+      return definitionMove(question.name, question.owner, done, last);
+    case "usage":
+      return usageMove(question.name, question.callsOnly, done, last);
+    case "text":
+      return textMove(question.words, done, last);
+    case "named":
+      return namedMove(question.name, last);
+    case "files":
+      if (!last.length)
+        return {
+          thought: "A question about kinds of files: glob lists them.",
+          calls: [call("glob", { pattern: question.pattern })],
+        };
+      return { answer: listAnswer(`Files matching \`${question.pattern}\`, newest first:`, last[0].result) };
+    case "folder":
+      if (!last.length)
+        return {
+          thought: "A question about a folder: list_files shows what it holds.",
+          calls: [call("list_files", { path: question.path })],
+        };
+      return { answer: listAnswer(`\`${question.path}\` holds, newest first:`, last[0].result) };
+    default:
+      return { answer: "Ask me about a name in the code, for example: where is main defined?" };
+  }
+}
+
+/** Definitions first; narrow when capped; the bare name only when no line defines it. */
+function definitionMove(name: string, owner: string | undefined, done: Exchange[], last: Exchange[]): Move {
+  const pattern = definitionPattern(name);
+  if (!last.length) {
+    const calls = [call("grep", { pattern })];
+    if (owner) calls.push(call("grep", { pattern: definitionPattern(owner) }));
+    const thought = owner
+      ? `Searching for definitions of \`${name}\` and of \`${owner}\` at once, to pick the \`${name}\` inside \`${owner}\`.`
+      : `Searching for a line that defines \`${name}\` (class, def, function, const, \`${name} = …\`), not every mention.`;
+    return { thought, calls };
+  }
+  const searches = done.filter(
+    (e) => e.name === "grep" && (e.input.pattern === pattern || e.input.pattern === topLevelPattern(name)),
+  );
+  const first = searches[0];
+  if (last[0].name === "read_file") {
+    const definitions = bestDefinitions(name, owner, done);
+    const read = last.flatMap((exchange) => {
+      const definition = definitions.find(
+        (d) => d.path === exchange.input.path && windowStart(d) === exchange.input.offset,
+      );
+      return definition ? [{ definition, window: exchange }] : [];
+    });
+    return {
+      answer: definitionAnswer(
+        name,
+        read,
+        definitions.filter((d) => !read.some((r) => r.definition === d)),
+        searches.some((search) => isCapped(search.result)),
+      ),
+    };
+  }
+  if (last[0].input.pattern === pattern && searches.length === 1 && isCapped(first.result)) {
+    // Narrow instead of picking from an arbitrary first 100: to the owner's file for Class.method,
+    // else to top-level definitions in the language most hits are in.
+    const ownerFile = owner ? ownerDefinitions(owner, done)[0]?.path : undefined;
+    if (ownerFile)
+      return {
+        thought: `grep stopped at its cap; narrowing to ${ownerFile}, where \`${owner}\` is defined.`,
+        calls: [call("grep", { pattern, path: ownerFile })],
+      };
+    const include = narrowingInclude(parseHits(first.result));
+    return {
+      thought: `grep stopped at its cap, so these are not all the definitions; narrowing to top-level ones in ${include} files.`,
+      calls: [call("grep", { pattern: topLevelPattern(name), include })],
+    };
+  }
+  const definitions = bestDefinitions(name, owner, done);
+  if (definitions.length) {
+    const [best, second] = definitions;
+    const alike = second && second.path !== best.path && rank(second) === rank(best);
+    const reads = (alike ? definitions.slice(0, MAX_PARALLEL_READS) : [best]).map((d) =>
+      call("read_file", { path: d.path, offset: windowStart(d), limit: READ_WINDOW }),
+    );
+    const thought = alike
+      ? `\`${name}\` is defined in ${best.path} and in ${second.path}; reading both at once.`
+      : `${best.path}:${best.line} defines \`${name}\`; reading the lines around it.`;
+    return { thought, calls: reads };
+  }
+  return mentionMove(name, done, last, `No line defines \`${name}\` in a form I know; searching for the name itself.`);
+}
+
+/** The definitions found by every definition search of this turn, best first; inside `owner` first when it is given. */
+function bestDefinitions(name: string, owner: string | undefined, done: Exchange[]): Definition[] {
+  const patterns = [definitionPattern(name), topLevelPattern(name)];
+  const searches = done.filter((e) => e.name === "grep" && patterns.includes(e.input.pattern)).reverse();
+  const seen = new Set<string>();
+  const hits = searches
+    .flatMap((search) => parseHits(search.result))
+    .filter((hit) => !seen.has(`${hit.path}:${hit.line}`) && seen.add(`${hit.path}:${hit.line}`));
+  // A narrowed search that found definitions answers on its own: that was the point of narrowing.
+  const narrowed = searches.length > 1 ? rankDefinitions(parseHits(searches[0].result), name) : [];
+  const definitions = narrowed.length ? narrowed : rankDefinitions(hits, name);
+  if (!owner) return definitions;
+  const classes = ownerDefinitions(owner, done);
+  const inside = definitions.filter((d) => classes.some((c) => c.path === d.path && c.line < d.line));
+  return [...inside, ...definitions.filter((d) => !inside.includes(d))];
+}
+
+function ownerDefinitions(owner: string, done: Exchange[]): Definition[] {
+  const search = done.find((e) => e.name === "grep" && e.input.pattern === definitionPattern(owner));
+  return rankDefinitions(parseHits(search?.result ?? ""), owner);
+}
+
+/** The bare name (a whole word), once more case-insensitively, then an honest "not found". */
+function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: string): Move {
+  const exact = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}${/\w$/.test(name) ? "\\b" : ""}`;
+  const tried = done.filter(
+    (e) => e.name === "grep" && (e.input.pattern === exact || e.input.pattern === `(?i)${exact}`),
+  );
+  if (!tried.length) return { thought, calls: [call("grep", { pattern: exact })] };
+  const hits = sortBySource(parseHits(last[0].result));
+  if (hits.length) {
+    const capped = isCapped(last[0].result) ? " (grep stopped at its cap; there are more)" : "";
+    return { answer: mentionAnswer(`\`${name}\`${capped}`, hits, `I found no line that defines \`${name}\`. `) };
+  }
+  if (tried.length === 1)
+    return {
+      thought: `No match for /${exact}/; trying once more, ignoring case.`,
+      calls: [call("grep", { pattern: `(?i)${exact}` })],
+    };
+  return {
+    answer: `I couldn't find \`${name}\` in the workspace: no line defines it, and grep found no match for /${exact}/, nor ignoring case.`,
+  };
+}
+
+/** Call sites or uses, grouped by file; narrowed to the main language when grep is capped. */
+function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exchange[]): Move {
+  const word = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}`;
+  const pattern = callsOnly ? `${word}\\s*\\(` : `${word}${/\w$/.test(name) ? "\\b" : ""}`;
+  if (!last.length) {
+    const thought = callsOnly
+      ? `For "who calls", the call sites are the answer: searching for \`${name}(\`, to set the definition and imports apart.`
+      : `For "where is it used", the lines that use \`${name}\` are the answer; the definition and imports are set apart.`;
+    return { thought, calls: [call("grep", { pattern })] };
+  }
+  const search = last[0];
+  const include = narrowingInclude(parseHits(search.result));
+  if (
+    isCapped(search.result) &&
+    done.length === 1 &&
+    !parseHits(search.result).every((hit) => matchesInclude(hit.path, include))
+  ) {
+    return {
+      thought: `grep stopped at its cap, so a count would be wrong; narrowing to ${include} files.`,
+      calls: [call("grep", { pattern, include })],
+    };
+  }
+  return { answer: usageAnswer(name, parseHits(search.result), callsOnly, isCapped(search.result)) };
+}
+
+/** Lines that mention two words together (either order), else the longer word alone. */
+function textMove(words: string[], done: Exchange[], last: Exchange[]): Move {
+  const stems = [...new Set(words.map(stem))].sort((a, b) => b.length - a.length).slice(0, 2);
+  const together = stems.length === 2 ? `(?i)${stems[0]}.*${stems[1]}|${stems[1]}.*${stems[0]}` : `(?i)${stems[0]}`;
+  if (!last.length)
+    return {
+      thought: `No name to look up; searching for lines that mention ${stems.map((s) => `"${s}"`).join(" and ")}.`,
+      calls: [call("grep", { pattern: together })],
+    };
+  const hits = sortBySource(parseHits(last[0].result));
+  if (hits.length) return { answer: mentionAnswer(`${stems.map((s) => `"${s}"`).join(" with ")}`, hits, "") };
+  if (done.length === 1 && stems.length === 2)
+    return {
+      thought: `No line has both; searching for "${stems[0]}" alone.`,
+      calls: [call("grep", { pattern: `(?i)${stems[0]}` })],
+    };
+  return { answer: `I couldn't find lines mentioning ${stems.map((s) => `"${s}"`).join(" or ")} in the workspace.` };
+}
+
+/** A file or package name: files named like it and lines that mention it, asked for together. */
+function namedMove(name: string, last: Exchange[]): Move {
+  if (!last.length)
+    return {
+      thought: `\`${name}\` looks like a file or package name: globbing for files named like it and grepping for it, at once.`,
+      calls: [call("glob", { pattern: `**/*${name}*` }), call("grep", { pattern: escapeRegex(name) })],
+    };
+  const [files, lines] = last;
+  const named = files.result.startsWith("No files")
+    ? "No file is named like it."
+    : listAnswer(`Files named like \`${name}\`:`, files.result);
+  const hits = sortBySource(parseHits(lines.result));
+  return {
+    answer: [named, hits.length ? mentionAnswer(`\`${name}\``, hits, "") : `No line mentions \`${name}\`.`].join(
+      "\n\n",
+    ),
+  };
+}
+
+/** A tool that failed gets an honest answer, never a broader retry (a timed-out search would only take longer). */
+function honestFailure(failed: Exchange): string {
+  const message = failed.result.replace(/^Error: /, "");
+  const advice = /timed out/.test(message)
+    ? " I did not retry a broader search, which would take longer still; ask about a folder or a file kind to narrow it."
+    : "";
+  return `I couldn't get an answer: ${failed.name} said "${message}".${advice}`;
+}
+
+/** Whether a file name matches the simple include globs narrowingInclude makes ("*.ts", "*.{ts,py}"). */
+function matchesInclude(file: string, include: string): boolean {
+  const extensions = include.replace(/^\*\.\{?|\}$/g, "").split(",");
+  return extensions.includes(extensionOf(file));
+}
+
+function isCapped(result: string): boolean {
+  return /more matches exist/.test(result);
+}
+
+function rank(d: Definition): number {
+  return fileRank(d.path) * 10 + d.tier;
+}
+
+function windowStart(d: Definition): number {
+  return Math.max(1, d.line - LINES_BEFORE_HIT);
+}
+
+/** Code first, then tests, then docs; grep's order (newest first) within each. */
+function sortBySource(hits: Hit[]): Hit[] {
+  return hits
+    .map((hit, index) => ({ hit, index }))
+    .sort((a, b) => weight(a.hit) - weight(b.hit) || a.index - b.index)
+    .map(({ hit }) => hit);
+}
+
+/** Code before tests before docs; imports and comments after the lines that do something. */
+function weight(hit: Hit): number {
+  return fileRank(hit.path) * 2 + (isImport(hit.text) || isComment(hit.text) ? 1 : 0);
+}
+
+function stem(word: string): string {
+  const lower = word.toLowerCase();
+  return escapeRegex(lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower);
+}
+
+function call(name: string, input: Record<string, unknown>): Call {
+  return { name, input };
+}
