@@ -90,7 +90,9 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(screen).toContain(`workspace: ${root}\n`);
     expect(screen).toContain("Type a question, or /help.\nyou > where is safe_path defined?\n");
     // On a terminal the thought streams like any model text, on its own line before the call it explains.
-    expect(screen).toMatch(/\nSearching for a line that defines `safe_path` .*\n\[1\] model offline-teacher → tool_use/);
+    expect(screen).toMatch(
+      /\nSearching for a line that defines `safe_path` .*\n\[1\] model offline-teacher → tool_use/,
+    );
     expect(screen).toMatch(/\[2\] grep \{"pattern":".*safe_path.* → /);
     expect(screen).toMatch(/\[4\] read_file \{"path":"app.py","offset":1,"limit":15\} → lines 1-4 of 4/);
     expect(screen).toContain("`safe_path` is defined at app.py:3");

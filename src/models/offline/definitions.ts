@@ -94,6 +94,9 @@ const SOURCE_EXTENSIONS =
     " ",
   );
 
+/** Source files of the common languages: the include when the hits show no main language. */
+const COMMON_SOURCE = "*.{py,ts,tsx,js,jsx,go,rs,java,c,h,cpp,rb}";
+
 /** The file's extension, lower case ("" when it has none). */
 export function extensionOf(file: string): string {
   const base = file.slice(file.lastIndexOf("/") + 1);
@@ -136,7 +139,7 @@ export function narrowingInclude(hits: Hit[]): string {
     if (isSource(hit.path)) counts.set(extensionOf(hit.path), (counts.get(extensionOf(hit.path)) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1])[0];
   if (top && top[1] * 2 > hits.length) return `*.${top[0]}`;
-  return `*.{${SOURCE_EXTENSIONS.join(",")}}`;
+  return COMMON_SOURCE;
 }
 
 /** Lines that bring a name in (import, from … import, use, require, re-export): never a definition, never a call. */
