@@ -96,7 +96,10 @@ describe("offline teaching model", () => {
     };
     const { result, tools } = await ask("where is https used?", makeTree(files));
     expect(tools.map((t) => t.name)).toEqual(["grep", "grep"]);
-    expect(tools[1].input).toMatchObject({ pattern: "\\bhttps\\b", include: expect.stringMatching(/^\*\.\{ts,.*py/) });
+    expect(tools[1].input).toMatchObject({
+      pattern: "\\bhttps\\b",
+      include: "*.{py,ts,tsx,js,jsx,go,rs,java,c,h,cpp,rb}",
+    });
     expect(result.text).toBe("`https` is used 1 time in 1 file:\n- src/links.py:2 (1)");
 
     const many = Object.fromEntries(

@@ -142,6 +142,21 @@ export function narrowingInclude(hits: Hit[]): string {
   return COMMON_SOURCE;
 }
 
+/** Whether a file name matches the simple include globs narrowingInclude makes ("*.ts", "*.{ts,py}"). */
+export function matchesInclude(file: string, include: string): boolean {
+  const extensions = include.replace(/^\*\.\{?|\}$/g, "").split(",");
+  return extensions.includes(extensionOf(file));
+}
+
+/** Code first, then tests, then docs, grep's order (newest first) within each; imports and comments last in each. */
+export function sortBySource(hits: Hit[]): Hit[] {
+  const weight = (hit: Hit) => fileRank(hit.path) * 2 + (isImport(hit.text) || isComment(hit.text) ? 1 : 0);
+  return hits
+    .map((hit, index) => ({ hit, index }))
+    .sort((a, b) => weight(a.hit) - weight(b.hit) || a.index - b.index)
+    .map(({ hit }) => hit);
+}
+
 /** Lines that bring a name in (import, from … import, use, require, re-export): never a definition, never a call. */
 export function isImport(text: string): boolean {
   return /^\s*(import\b|from\s+\S+\s+import\b|use\s|#include\b|export\s+(?:type\s+)?\{[^}]*\}\s*from\b|export\s+\*)|\brequire\(/.test(

@@ -2,13 +2,11 @@
 import { definitionAnswer, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
 import {
   type Definition,
-  type Hit,
   definitionPattern,
   escapeRegex,
-  extensionOf,
   fileRank,
-  isComment,
-  isImport,
+  matchesInclude,
+  sortBySource,
   narrowingInclude,
   parseHits,
   rankDefinitions,
@@ -248,12 +246,6 @@ function honestFailure(failed: Exchange): string {
   return `I couldn't get an answer: ${failed.name} said "${message}".${advice}`;
 }
 
-/** Whether a file name matches the simple include globs narrowingInclude makes ("*.ts", "*.{ts,py}"). */
-function matchesInclude(file: string, include: string): boolean {
-  const extensions = include.replace(/^\*\.\{?|\}$/g, "").split(",");
-  return extensions.includes(extensionOf(file));
-}
-
 function isCapped(result: string): boolean {
   return /more matches exist/.test(result);
 }
@@ -264,19 +256,6 @@ function rank(d: Definition): number {
 
 function windowStart(d: Definition): number {
   return Math.max(1, d.line - LINES_BEFORE_HIT);
-}
-
-/** Code first, then tests, then docs; grep's order (newest first) within each. */
-function sortBySource(hits: Hit[]): Hit[] {
-  return hits
-    .map((hit, index) => ({ hit, index }))
-    .sort((a, b) => weight(a.hit) - weight(b.hit) || a.index - b.index)
-    .map(({ hit }) => hit);
-}
-
-/** Code before tests before docs; imports and comments after the lines that do something. */
-function weight(hit: Hit): number {
-  return fileRank(hit.path) * 2 + (isImport(hit.text) || isComment(hit.text) ? 1 : 0);
 }
 
 function stem(word: string): string {
