@@ -231,6 +231,7 @@ function buildTrees(): { trees: Tree[]; problems: string[] } {
 function looksLikeDefinition(line: string, name: string): boolean {
   const n = name.replace(/[$]/g, "\\$");
   if (!line.includes(name) || /^\s*(return|await|import|from|export\s*\{)\b/.test(line)) return false;
+  if (/^\s*type\s+[\w$]+(\s+as\s+[\w$]+)?,\s*$/.test(line)) return false; // an entry of an export { … } list
   return [
     `^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(abstract\\s+)?(async\\s+)?(class|interface|type|enum|function\\*?|const|let|var|def)\\s+${n}\\b`,
     `^\\s+((public|private|protected|static|async|readonly|abstract|override|get|set)\\s+)*\\*?${n}\\s*(<.*>)?\\(.*\\)\\s*(:.*)?(\\{|:.*;)\\s*$`,
@@ -251,6 +252,7 @@ describe("offline model evaluation on real code", () => {
     expect(looksLikeDefinition("        tools=TOOLS,", "tools")).toBe(false);
     expect(looksLikeDefinition("          checkNever(credential);", "checkNever")).toBe(false);
     expect(looksLikeDefinition("class Popen(object):", "Path")).toBe(false);
+    expect(looksLikeDefinition("  type BetaActor as BetaActor,", "BetaActor")).toBe(false);
   });
 
   it("has python3 for the Python questions", () => {

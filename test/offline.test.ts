@@ -73,8 +73,9 @@ describe("offline teaching model", () => {
     const root = makeTree({
       "app.py": "from agent import run_agent\n\nrun_agent(\n    tools=TOOLS,\n)\n",
       "docs.ts": 'const example = "function tools() {}";\n',
+      "index.ts": "export {\n  type Widget as Widget,\n  type Gadget,\n} from './parts';\n",
     });
-    for (const name of ["tools", "run_agent"]) {
+    for (const name of ["tools", "run_agent", "Widget", "Gadget"]) {
       const { result } = await ask(`where is ${name} defined?`, root);
       expect(result.text).not.toContain("is defined");
       expect(result.text).toContain(`I found no line that defines \`${name}\``);

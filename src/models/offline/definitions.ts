@@ -71,6 +71,7 @@ export function topLevelPattern(name: string): string {
 export function definitionTier(text: string, name: string): Tier | null {
   const firstWord = /^\s*([A-Za-z_]+)/.exec(text)?.[1] ?? "";
   if (STATEMENT_WORDS.has(firstWord)) return null;
+  if (/^\s*type\s+[\w$]+(\s+as\s+[\w$]+)?,?\s*$/.test(text)) return null; // an entry of an import or export { … } list
   for (const form of forms(name)) if (new RegExp(form.source).test(text)) return form.tier;
   return null;
 }
