@@ -1,6 +1,8 @@
 // The offline teaching model: not an LLM, but a small fixed policy that
 // answers through the same interface as Claude, so Scout runs without a key
-// and every run is the same. It sees only the conversation, as a model
+// and every run is the same.
+//
+// It sees only the conversation, as a model
 // would, and follows the workflow the system prompt teaches: search for the
 // definition (or the call sites, or the files), narrow when a tool says it
 // was capped, read a window, answer citing path:line. Before each tool call

@@ -107,3 +107,12 @@ export function listAnswer(heading: string, result: string): string {
   const footer = lines.filter((line) => line.startsWith("("));
   return [heading, ...listed, ...rest, ...footer].join("\n");
 }
+
+/** A tool that failed gets an honest answer, never a broader retry (a timed-out search would only take longer). */
+export function honestFailure(tool: string, result: string): string {
+  const message = result.replace(/^Error: /, "");
+  const advice = /timed out/.test(message)
+    ? " I did not retry a broader search, which would take longer still; ask about a folder or a file kind to narrow it."
+    : "";
+  return `I couldn't get an answer: ${tool} said "${message}".${advice}`;
+}

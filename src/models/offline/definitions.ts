@@ -1,4 +1,5 @@
 // What a definition looks like, line by line, in the common languages: the grep pattern the offline model searches with, and the check that ranks what it finds.
+//
 // The pattern is a Rust regex for rg and also valid JavaScript, so the line rg found is judged by the same forms.
 
 /** Words that may come before the keyword: `export default`, `pub(crate)`, `public static`, `async` … */
@@ -172,4 +173,15 @@ export function isComment(text: string): boolean {
 
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Whether grep said it stopped at its cap. */
+export function isCapped(result: string): boolean {
+  return /more matches exist/.test(result);
+}
+
+/** A word as a search stem: lower case, without a common ending ("loaded" → "load"). */
+export function stem(word: string): string {
+  const lower = word.toLowerCase();
+  return escapeRegex(lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower);
 }

@@ -1,9 +1,11 @@
 // The offline model's policy: given the question and the tool calls made so far in this turn, the next move — a thought and one or more tool calls, or the answer.
-import { definitionAnswer, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
+import { definitionAnswer, honestFailure, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
 import {
   type Definition,
   definitionPattern,
   escapeRegex,
+  isCapped,
+  stem,
   fileRank,
   matchesInclude,
   sortBySource,
@@ -29,17 +31,14 @@ export interface Exchange {
   isError: boolean;
 }
 
-export interface Call {
-  name: string;
-  input: Record<string, unknown>;
-}
+export type Call = { name: string; input: Record<string, unknown> };
 /** The thought is one line said before the tool calls, so the step log shows why. */
 export type Move = { thought: string; calls: Call[] } | { answer: string };
 
 export function nextMove(question: Question, done: Exchange[]): Move {
   const last = done.filter((exchange) => exchange.batch === done.at(-1)?.batch);
   const failed = last.find((exchange) => exchange.isError && exchange.name !== "read_file");
-  if (failed) return { answer: honestFailure(failed) };
+  if (failed) return { answer: honestFailure(failed.name, failed.result) };
   switch (question.kind) {
     case "definition":
       return definitionMove(question.name, question.owner, done, last);
@@ -237,30 +236,12 @@ function namedMove(name: string, last: Exchange[]): Move {
   };
 }
 
-/** A tool that failed gets an honest answer, never a broader retry (a timed-out search would only take longer). */
-function honestFailure(failed: Exchange): string {
-  const message = failed.result.replace(/^Error: /, "");
-  const advice = /timed out/.test(message)
-    ? " I did not retry a broader search, which would take longer still; ask about a folder or a file kind to narrow it."
-    : "";
-  return `I couldn't get an answer: ${failed.name} said "${message}".${advice}`;
-}
-
-function isCapped(result: string): boolean {
-  return /more matches exist/.test(result);
-}
-
 function rank(d: Definition): number {
   return fileRank(d.path) * 10 + d.tier;
 }
 
 function windowStart(d: Definition): number {
   return Math.max(1, d.line - LINES_BEFORE_HIT);
-}
-
-function stem(word: string): string {
-  const lower = word.toLowerCase();
-  return escapeRegex(lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower);
 }
 
 function call(name: string, input: Record<string, unknown>): Call {
