@@ -26,7 +26,7 @@ export interface RunRecord {
   why: string;
   answer: string;
   stopReason: string;
-  /** The tools called in order, then "answer" (or the stop reason, when there was no answer). */
+  /** The tools called in order ("read_file (error)" for an error result), then "answer" (or the stop reason). */
   path: string[];
   modelCalls: number;
   /** Every token of every request (cache reads and writes included): what a design makes the model read. */
@@ -124,7 +124,7 @@ async function askOnce(
         } else if (event.type === "tool") {
           const resultTokens = estimateTokens(event.result.content);
           record.steps.push({ kind: "tool", name: event.name, resultTokens, isError: event.result.isError });
-          record.path.push(event.name);
+          record.path.push(event.result.isError ? `${event.name} (error)` : event.name);
           record.toolResultTokens += resultTokens;
           record.toolResultTokensByTool[event.name] = (record.toolResultTokensByTool[event.name] ?? 0) + resultTokens;
         }
