@@ -111,6 +111,22 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 });
 
+describe("progress on stderr", { timeout: 60_000 }, () => {
+  it("on a terminal: one line, rewritten after each question, erased at the end", async () => {
+    const run = await runCli(["lab", SRC_SET], { env: OFFLINE_ENV, launch: "pty", timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const n = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, SRC_SET), "utf8")).questions.length;
+    for (let done = 1; done <= n; done++) expect(run.stdout).toContain(`\r\x1b[Klab: ${done}/${n} · baseline · `);
+    expect(run.stdout).toMatch(/\r\x1b\[Kscout lab: Scout's own src\//);
+    expect(run.stdout).not.toContain("(variant 1)");
+  });
+
+  it("piped: one line as each variant starts, the same every run", async () => {
+    const run = await lab([SRC_SET, "--variant", "sort=path"]);
+    expect(run.stderr).toBe("lab: baseline (variant 1)…\nlab: sort=path (variant 2)…\n");
+  });
+});
+
 describe("the workspace", { timeout: 60_000 }, () => {
   it("is the set's folder by default, or --cwd; a control character in a question is shown escaped", async () => {
     const root = makeTree({ "a.py": "def alpha():\n    pass\n", "b/beta.py": "BETA = 1\n" });
