@@ -58,6 +58,31 @@ describe("scout lab with Claude", { timeout: 60_000 }, () => {
     );
   });
 
+  it("--runs 2 asks twice and shows the spread when the answers differ", async () => {
+    api.scriptCount(count(500), count(1_200));
+    api.script(
+      {
+        kind: "message",
+        content: [text("alpha is defined at a.py:1.")],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 100, output_tokens: 20 },
+      },
+      {
+        kind: "message",
+        content: [text("I could not find it.")],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 120, output_tokens: 8 },
+      },
+    );
+    const run = await lab(["--runs", "2", "--json"]);
+    expect(run.code).toBe(0);
+    const [baseline] = (JSON.parse(run.stdout) as LabReport).variants;
+    expect(baseline.questions[0].rightRuns).toBe(1);
+    expect(baseline.totals).toMatchObject({ right: 0.5, inputTokens: 110, outputTokens: 14 });
+    expect(baseline.spread).toMatchObject({ right: [0, 1], inputTokens: [100, 120], outputTokens: [8, 20] });
+    expect(api.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(2);
+  });
+
   it("waits out a rate limit that outlasts the SDK's own retries, and still gets the answer", async () => {
     api.scriptCount(count(500), count(1_200));
     const limited = apiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit");

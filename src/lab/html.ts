@@ -124,11 +124,28 @@ function summaryTable(report: LabReport): string {
       `${cell(v, "modelCalls", formatCount(t.modelCalls))}${cell(v, "inputTokens", formatCount(t.inputTokens))}` +
       `${cell(v, "outputTokens", formatCount(t.outputTokens))}${cell(v, "toolResultTokens", formatCount(t.toolResultTokens))}` +
       `${cell(v, "schemaTokens", approx + formatCount(v.schemaTokens))}</tr>`;
-    if (!v.change) return main;
+    const small = (label: string, cells: string[]) =>
+      `<tr class="change"><td>${label}</td>${cells.map((text) => `<td class="num">${text}</td>`).join("")}</tr>`;
+    const range = ([low, high]: [number, number]) => `${formatCount(low)}–${formatCount(high)}`;
+    const s = v.spread;
+    const spread = s
+      ? small(
+          "lowest–highest",
+          [s.right, s.modelCalls, s.inputTokens, s.outputTokens, s.toolResultTokens].map(range).concat(""),
+        )
+      : "";
+    if (!v.change) return main + spread;
     const c = v.change;
     const pct = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(1)}%`;
     const diff = (n: number) => `${n >= 0 ? "+" : ""}${formatCount(n)}`;
-    return `${main}<tr class="change"><td>vs baseline</td><td class="num">${diff(c.right)}</td><td class="num">${diff(c.modelCalls)}</td><td class="num">${pct(c.inputTokens)}</td><td class="num">${pct(c.outputTokens)}</td><td class="num">${pct(c.toolResultTokens)}</td><td class="num">${diff(c.schemaTokens)}</td></tr>`;
+    const change = [
+      diff(c.right),
+      diff(c.modelCalls),
+      pct(c.inputTokens),
+      pct(c.outputTokens),
+      pct(c.toolResultTokens),
+    ];
+    return main + spread + small("vs baseline", [...change, diff(c.schemaTokens)]);
   });
   return `<table id="summary">${head}${rows.join("")}</table>`;
 }
