@@ -228,6 +228,12 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     ["--runs 0", () => [set({ questions: [good] }), "--runs", "0"], /--runs must be a whole number from 1 to 20/],
     ["--offline with --model", () => [set({ questions: [good] }), "--offline", "--model", "x"], /exclude each other/],
     ["--model without a key", () => [set({ questions: [good] }), "--model", "claude-x"], /needs ANTHROPIC_API_KEY/],
+    [
+      "--html into a missing folder",
+      () => [set({ questions: [good] }), "--html", path.join(root, "no/such/page.html")],
+      /--html .*: the folder .* does not exist/,
+    ],
+    ["--html naming a folder", () => [set({ questions: [good] }), "--html", root], /--html .*: is a directory/],
     ["an unknown option", () => [set({ questions: [good] }), "--colour"], /Unknown option '--colour'/],
   ];
   it.each(cases)("%s", async (_name, args, message) => {

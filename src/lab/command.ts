@@ -4,6 +4,7 @@
 // Exit status: 0 done, 1 when a run failed (an API error, an unwritable
 // --html file), 2 for bad input (the options, the question set, a variant).
 import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
@@ -68,6 +69,14 @@ export async function labCommand(argv: string[]): Promise<number> {
   if ("error" in variants) return usageError(variants.error);
   if (values.cwd !== undefined && !(fs.existsSync(values.cwd) && fs.statSync(values.cwd).isDirectory()))
     return usageError(`--cwd ${values.cwd}: not a directory`);
+  // Checked before the run, which may take long, rather than when the page is written.
+  if (values.html !== undefined) {
+    const folder = path.dirname(path.resolve(values.html));
+    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
+      return usageError(`--html ${values.html}: the folder ${folder} does not exist`);
+    if (fs.existsSync(values.html) && fs.statSync(values.html).isDirectory())
+      return usageError(`--html ${values.html}: is a directory; give a file name`);
+  }
   let set: ReturnType<typeof loadQuestionSet>;
   try {
     set = loadQuestionSet(positionals[0], values.cwd);
