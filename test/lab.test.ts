@@ -234,6 +234,11 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
       /--html .*: the folder .* does not exist/,
     ],
     ["--html naming a folder", () => [set({ questions: [good] }), "--html", root], /--html .*: is a directory/],
+    [
+      "a control character in a path",
+      () => [path.join(root, "bad\u001b[2Jname.json")],
+      /bad\\x1b\[2Jname\.json: no such file/,
+    ],
     ["an unknown option", () => [set({ questions: [good] }), "--colour"], /Unknown option '--colour'/],
   ];
   it.each(cases)("%s", async (_name, args, message) => {
