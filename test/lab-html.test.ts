@@ -113,6 +113,15 @@ describe("the HTML page", { timeout: 120_000 }, () => {
         expect(bar(variant.name, `toolResultTokens.${tool}`)).toBe(String(tokens));
     }
 
+    // The per-question table: each variant's input tokens of its first run.
+    const perQuestion = elements(dom, "td").filter((td) => td["data-question"]);
+    expect(perQuestion.length).toBe(report.set.questions * report.variants.length);
+    for (const td of perQuestion) {
+      const variant = report.variants.find((v) => v.name === td["data-variant"])!;
+      const run = variant.questions.find((q) => q.id === td["data-question"])!.runs[0];
+      expect(Number(td["data-input-tokens"])).toBe(run.inputTokens);
+    }
+
     // One small chart per question; its points are the input tokens of each model call, per variant.
     const figures = dom.split('<figure class="step-chart"').slice(1);
     expect(figures.length).toBe(report.set.questions);
