@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
+import { labCommand } from "./lab/command.js";
 import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
 import { OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
 import { Session, runPiped, runTerminal } from "./repl.js";
@@ -24,6 +25,8 @@ const USAGE = `Usage:
   scout tool --list          list the tools and their descriptions
   scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
                              what each tool's schema costs in tokens
+  scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+                             run a question set with tool designs side by side (scout lab --help)
 
 Options:
   --cwd DIR                  the workspace root (default: the current directory)
@@ -45,6 +48,7 @@ class UsageError extends Error {}
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return tokensCommand(argv.slice(1));
+  if (argv[0] === "lab") return labCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,0 +1,177 @@
+// `scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+// [--cwd DIR]`: runs a question set once per tool design and reports what each design cost and answered.
+//
+// Exit status: 0 done, 1 when a run failed (an API error, an unwritable
+// --html file), 2 for bad input (the options, the question set, a variant).
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { Model } from "../agent.js";
+import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
+import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
+import { estimateCounter } from "../tokens/count.js";
+import { withBackoff } from "./backoff.js";
+import { renderHtml } from "./html.js";
+import { loadQuestionSet, QuestionSetError } from "./question-set.js";
+import { buildReport, countSchemaTokens } from "./report.js";
+import { type Progress, runExperiment } from "./runner.js";
+import { formatReport, printable } from "./table.js";
+import { KNOWN_KNOBS, parseVariants } from "./variants.js";
+
+/** Most runs of each question per variant (--runs). */
+export const MAX_RUNS = 20;
+
+export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
+
+Runs every question of the set in a fresh conversation, with Scout's own tools (the
+baseline) and then with each variant, and reports right answers and tokens side by side.
+
+  --variant SPEC   a tool design: knobs joined by commas, e.g. "cap=50,descriptions=concise";
+                   knobs: ${KNOWN_KNOBS}
+  --offline        the offline teaching model (the default without a key; deterministic)
+  --model NAME     a Claude model (needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)
+  --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1), to see the spread
+  --json           print the report as one JSON document instead of the table
+  --html FILE      also write the report as one self-contained HTML page with charts
+  --cwd DIR        the workspace, instead of the one the set names`;
+
+export async function labCommand(argv: string[]): Promise<number> {
+  const usageError = (message: string) => {
+    console.error(`scout lab: ${printable(message)}\nTry: scout lab --help`);
+    return 2;
+  };
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(LAB_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1)
+    return usageError(
+      positionals.length
+        ? `one question set at a time, got ${positionals.length}`
+        : "which question set? give a QUESTIONS.json file",
+    );
+  const runs = Number(values.runs ?? 1);
+  if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)
+    return usageError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got "${values.runs}"`);
+  if (values.offline && values.model) return usageError("--offline and --model exclude each other");
+  if (values.model && !hasCredentials())
+    return usageError(
+      `--model ${values.model} needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; without a key, use --offline`,
+    );
+  const variants = parseVariants(values.variant ?? []);
+  if ("error" in variants) return usageError(variants.error);
+  if (values.cwd !== undefined && !(fs.existsSync(values.cwd) && fs.statSync(values.cwd).isDirectory()))
+    return usageError(`--cwd ${values.cwd}: not a directory`);
+  // Checked before the run, which may take long, rather than when the page is written.
+  if (values.html !== undefined) {
+    const folder = path.dirname(path.resolve(values.html));
+    if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
+      return usageError(`--html ${values.html}: the folder ${folder} does not exist`);
+    if (fs.existsSync(values.html) && fs.statSync(values.html).isDirectory())
+      return usageError(`--html ${values.html}: is a directory; give a file name`);
+  }
+  let set: ReturnType<typeof loadQuestionSet>;
+  try {
+    set = loadQuestionSet(positionals[0], values.cwd);
+  } catch (error) {
+    if (error instanceof QuestionSetError) return usageError(error.message);
+    throw error;
+  }
+
+  const offline = values.offline || !hasCredentials();
+  const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
+  const progress = progressLine();
+  const makeModel = (): Model =>
+    offline
+      ? offlineModel()
+      : withBackoff(claudeModel(modelName), { onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`) });
+  let schemaTokens: number[];
+  try {
+    schemaTokens = await countSchemaTokens(variants, offline ? estimateCounter : exactCounter(), modelName);
+  } catch (error) {
+    console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`);
+    return 1;
+  }
+  const records = await runExperiment({
+    set,
+    variants,
+    runs,
+    makeModel,
+    describeError: describeApiError,
+    onProgress: progress.update,
+  });
+  progress.done();
+  const report = buildReport({
+    set,
+    variants,
+    records,
+    schemaTokens,
+    schemaMode: offline ? "estimate" : "exact",
+    model: modelName,
+    offline,
+    runs,
+  });
+  console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (values.html !== undefined) {
+    try {
+      fs.writeFileSync(values.html, renderHtml(report));
+    } catch (error) {
+      console.error(`scout lab: cannot write ${printable(`${values.html}: ${(error as Error).message}`)}`);
+      return 1;
+    }
+    console.error(`lab: wrote ${printable(values.html)}`);
+  }
+  return report.errors ? 1 : 0;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      variant: { type: "string", multiple: true },
+      offline: { type: "boolean" },
+      model: { type: "string" },
+      runs: { type: "string" },
+      json: { type: "boolean" },
+      html: { type: "string" },
+      cwd: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+/**
+ * Progress on stderr. On a terminal, one line rewritten after every question; otherwise (a pipe, a
+ * file, the lessons' tests) one line as each variant starts, which is the same on every run.
+ */
+function progressLine() {
+  const terminal = Boolean(process.stderr.isTTY);
+  let shown = false;
+  return {
+    update(event: Progress) {
+      if (event.type === "variant") {
+        if (!terminal) console.error(`lab: ${event.variant.name} (variant ${event.index + 1})…`);
+        return;
+      }
+      if (!terminal) return;
+      const mark = event.right ? "✓" : "✗";
+      process.stderr.write(`\r\x1b[Klab: ${event.done}/${event.total} · ${event.variant.name} · ${event.id} ${mark}`);
+      shown = true;
+    },
+    note(text: string) {
+      if (terminal) process.stderr.write(`\r\x1b[Klab: ${text}`);
+      else console.error(`lab: ${text}`);
+    },
+    done() {
+      if (shown) process.stderr.write("\r\x1b[K");
+    },
+  };
+}

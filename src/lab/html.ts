@@ -1,0 +1,170 @@
+// The lab report as one self-contained HTML page for a screen: the summary table, charts of tokens and right
+// answers per variant and of the tokens of each model call per question, and every question's verdicts.
+//
+// Self-contained means no script, no font, no image, no stylesheet from
+// anywhere: the page is the same offline, in ten years, from a USB stick.
+import { formatCount } from "../tokens/count.js";
+import { barChart, escapeXml, stackedBarChart, stepChart, VARIANT_COLOURS } from "./charts.js";
+import type { LabReport, VariantReport } from "./report.js";
+
+const TOOLS = ["read_file", "list_files", "glob", "grep"];
+const TOOL_COLOURS: Record<string, string> = {
+  read_file: "#4e79a7",
+  list_files: "#59a14f",
+  glob: "#b07aa1",
+  grep: "#e15759",
+};
+
+const STYLE = `
+body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; color: #1d1d1f; padding: 0 1rem; }
+h1 { font-size: 1.7rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; font-size: 1.25rem; }
+.meta, .note { color: #555; } .note { font-size: .9rem; }
+table { border-collapse: collapse; margin: .6rem 0; } th, td { padding: .3rem .7rem; border-bottom: 1px solid #ddd; }
+th { text-align: left; background: #f4f4f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.change td { color: #555; font-size: .9rem; border-bottom-color: #bbb; }
+.charts { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+figure { margin: 0; } figcaption { font-weight: 600; margin-bottom: .3rem; }
+svg text { font-size: 13px; fill: #1d1d1f; } svg .tick { font-size: 11px; fill: #666; } svg .axis { stroke: #999; }
+.steps { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 1rem; }
+.step-chart figcaption { font-weight: 400; font-size: .85rem; }
+.legend span { display: inline-block; margin-right: 1rem; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: .3rem; vertical-align: -1px; }
+.right { color: #2b7a2b; } .wrong { color: #b3261e; font-weight: 600; } td.path { font-size: .85rem; }
+`;
+
+export function renderHtml(report: LabReport): string {
+  const { set, variants } = report;
+  const title = `scout lab: ${set.title || set.file}`;
+  const meta =
+    `${set.questions} questions · workspace ${set.workspace} · model ${report.model}` +
+    ` (${report.offline ? "offline teaching model: deterministic, tokens estimated" : "Claude: tokens as the API reported them"})` +
+    ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (figures are means)" : ""}`;
+  const colour = (v: number) => VARIANT_COLOURS[v % VARIANT_COLOURS.length];
+  const legend = `<p class="legend">${variants
+    .map((v, i) => `<span><i style="background:${colour(i)}"></i>${escapeXml(v.name)}</span>`)
+    .join("")}</p>`;
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeXml(title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${escapeXml(title)}</h1>`,
+    `<p class="meta">${escapeXml(meta)}</p>`,
+    "<h2>Variants</h2>",
+    summaryTable(report),
+    `<p class="note">Schema tokens per request: ${escapeXml(report.schemaCount.note)}. Tool-result tokens: each result's text through the local tokenizer.</p>`,
+    '<div class="charts" id="variant-charts">',
+    barChart(
+      "Input tokens per variant",
+      variants.map((v, i) => ({
+        label: v.name,
+        value: v.totals.inputTokens,
+        colour: colour(i),
+        text: formatCount(v.totals.inputTokens),
+        data: { variant: v.name, figure: "inputTokens" },
+      })),
+    ),
+    barChart(
+      "Right answers per variant",
+      variants.map((v, i) => ({
+        label: v.name,
+        value: v.totals.right,
+        colour: colour(i),
+        text: `${v.totals.right}/${set.questions}`,
+        data: { variant: v.name, figure: "right" },
+      })),
+      set.questions,
+    ),
+    stackedBarChart(
+      "Tool-result tokens by tool",
+      variants.map((v) => ({
+        label: v.name,
+        text: formatCount(v.totals.toolResultTokens),
+        parts: TOOLS.filter((tool) => v.totals.toolResultTokensByTool[tool] !== undefined).map((tool) => ({
+          value: v.totals.toolResultTokensByTool[tool],
+          colour: TOOL_COLOURS[tool],
+          data: { variant: v.name, figure: `toolResultTokens.${tool}` },
+        })),
+      })),
+      TOOLS.map((tool) => [tool, TOOL_COLOURS[tool]]),
+    ),
+    "</div>",
+    "<h2>Input tokens of each model call, per question</h2>",
+    `<p class="note">Each line is one variant's first run: a point per model call, rising as tool results pile up in the conversation.</p>`,
+    legend,
+    '<div class="steps" id="step-charts">',
+    ...variants[0].questions.map((question, q) =>
+      stepChart(
+        `${question.id}: ${question.question}`,
+        variants.map((v, i) => ({
+          name: v.name,
+          colour: colour(i),
+          values: v.questions[q].runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : [])),
+        })),
+        { question: question.id },
+      ),
+    ),
+    "</div>",
+    "<h2>Per question</h2>",
+    questionTable(report),
+    "</body></html>",
+    "",
+  ].join("\n");
+}
+
+function summaryTable(report: LabReport): string {
+  const approx = report.schemaCount.mode === "estimate" ? "~" : "";
+  const cell = (v: VariantReport, figure: string, text: string) =>
+    `<td class="num" data-variant="${escapeXml(v.name)}" data-figure="${figure}">${escapeXml(text)}</td>`;
+  const head =
+    "<tr><th>variant</th><th>right</th><th>model calls</th><th>input tokens</th><th>output tokens</th><th>tool-result tokens</th><th>schema tokens / request</th></tr>";
+  const rows = report.variants.map((v) => {
+    const t = v.totals;
+    const main =
+      `<tr><td>${escapeXml(v.name)}</td>${cell(v, "right", `${t.right}/${report.set.questions}`)}` +
+      `${cell(v, "modelCalls", formatCount(t.modelCalls))}${cell(v, "inputTokens", formatCount(t.inputTokens))}` +
+      `${cell(v, "outputTokens", formatCount(t.outputTokens))}${cell(v, "toolResultTokens", formatCount(t.toolResultTokens))}` +
+      `${cell(v, "schemaTokens", approx + formatCount(v.schemaTokens))}</tr>`;
+    const small = (label: string, cells: string[]) =>
+      `<tr class="change"><td>${label}</td>${cells.map((text) => `<td class="num">${text}</td>`).join("")}</tr>`;
+    const range = ([low, high]: [number, number]) => `${formatCount(low)}–${formatCount(high)}`;
+    const s = v.spread;
+    const spread = s
+      ? small(
+          "lowest–highest",
+          [s.right, s.modelCalls, s.inputTokens, s.outputTokens, s.toolResultTokens].map(range).concat(""),
+        )
+      : "";
+    if (!v.change) return main + spread;
+    const c = v.change;
+    const pct = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(1)}%`;
+    const diff = (n: number) => `${n >= 0 ? "+" : ""}${formatCount(n)}`;
+    const change = [
+      diff(c.right),
+      diff(c.modelCalls),
+      pct(c.inputTokens),
+      pct(c.outputTokens),
+      pct(c.toolResultTokens),
+    ];
+    return main + spread + small("vs baseline", [...change, diff(c.schemaTokens)]);
+  });
+  return `<table id="summary">${head}${rows.join("")}</table>`;
+}
+
+function questionTable(report: LabReport): string {
+  const head = `<tr><th>question</th>${report.variants.map((v) => `<th>${escapeXml(v.name)}</th>`).join("")}</tr>`;
+  const rows = report.variants[0].questions.map((question, q) => {
+    const cells = report.variants.map((v) => {
+      const { rightRuns, runs } = v.questions[q];
+      const first = runs[0];
+      const mark = report.runs === 1 ? (first.right ? "✓" : "✗") : `${rightRuns}/${report.runs}`;
+      const why = first.right ? "" : ` title="${escapeXml(first.why)}"`;
+      return (
+        `<td class="path" data-variant="${escapeXml(v.name)}" data-question="${escapeXml(question.id)}" data-input-tokens="${first.inputTokens}">` +
+        `<span class="${first.right ? "right" : "wrong"}"${why}>${mark}</span> ${escapeXml(first.path.join(" → "))}` +
+        ` · ${formatCount(first.inputTokens)} in</td>`
+      );
+    });
+    return `<tr><td><b>${escapeXml(question.id)}</b><br>${escapeXml(question.question)}</td>${cells.join("")}</tr>`;
+  });
+  return `<table id="questions">${head}${rows.join("")}</table>`;
+}

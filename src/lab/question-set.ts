@@ -1,0 +1,158 @@
+// Loading a question set: the JSON file read and checked field by field, its workspace found, and each
+// location given as a line pattern turned into the line numbers it matches today.
+//
+// A location is "path:line" or "path:/regex/". The second form is what keeps
+// a set true while the code moves: "app.py:/^def main/" means whichever line
+// of app.py matches, worked out when the set is loaded.
+// A pattern that matches no line is an error, so a set whose code has
+// changed under it says so instead of grading answers wrong.
+import fs from "node:fs";
+import path from "node:path";
+import { Workspace } from "../workspace/workspace.js";
+import type { LabQuestion } from "./questions.js";
+
+/** Largest question set file read, and most questions in one: a set is hand-written. */
+export const MAX_SET_BYTES = 1024 * 1024;
+export const MAX_QUESTIONS = 200;
+/** Longest question, in characters. */
+export const MAX_QUESTION_CHARS = 2000;
+/** Largest file a "path:/regex/" location is looked up in. */
+export const MAX_LOCATION_FILE_BYTES = 4 * 1024 * 1024;
+
+export interface QuestionSet {
+  /** The set's file, as given. */
+  file: string;
+  /** What the set is about, one line (optional in the file). */
+  title: string;
+  /** The workspace root, absolute. */
+  workspace: string;
+  /** The questions, each location resolved to "path:line". */
+  questions: LabQuestion[];
+}
+
+/** A set that cannot be used: the CLI prints the message and exits 2. */
+export class QuestionSetError extends Error {}
+
+const SET_FIELDS = ["title", "workspace", "questions"];
+const QUESTION_FIELDS = ["id", "question", "expect"];
+const EXPECT_FIELDS = ["locations", "pattern"];
+
+/** Reads and checks a set; `cwd`, when given, is the workspace instead of the file's own. */
+export function loadQuestionSet(file: string, cwd?: string): QuestionSet {
+  const fail = (message: string): never => {
+    throw new QuestionSetError(`${file}: ${message}`);
+  };
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    fail("no such file");
+  }
+  if (!stat!.isFile()) fail("not a file");
+  if (stat!.size > MAX_SET_BYTES) fail(`${stat!.size} bytes; a question set is at most ${MAX_SET_BYTES}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    fail(`not valid JSON (${(error as Error).message})`);
+  }
+  if (!isObject(data)) return fail('expected a JSON object with "questions" (and "workspace", "title")');
+  unknownField(data, SET_FIELDS, "the set", fail);
+  if (data.title !== undefined && typeof data.title !== "string") fail('"title" must be a string');
+  if (data.workspace !== undefined && typeof data.workspace !== "string") fail('"workspace" must be a string');
+
+  const root = cwd ?? path.resolve(path.dirname(file), (data.workspace as string | undefined) ?? ".");
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory())
+    fail(`the workspace ${cwd ? `(--cwd) ${cwd}` : `"${data.workspace}"`} is not a directory`);
+  const workspace = new Workspace(root);
+
+  if (!Array.isArray(data.questions) || data.questions.length === 0) fail('"questions" must be a non-empty array');
+  const list = data.questions as unknown[];
+  if (list.length > MAX_QUESTIONS) fail(`${list.length} questions; a set holds at most ${MAX_QUESTIONS}`);
+  const ids = new Set<string>();
+  const questions = list.map((raw, index) => {
+    const name = isObject(raw) && typeof raw.id === "string" ? `question "${raw.id}"` : `question #${index + 1}`;
+    const bad = (field: string, problem: string): never => fail(`${name}: "${field}" ${problem}`);
+    if (!isObject(raw)) return bad("", "must be an object with id, question and expect");
+    unknownField(raw, QUESTION_FIELDS, name, fail);
+    if (typeof raw.id !== "string" || !/^[\w.-]{1,80}$/.test(raw.id))
+      bad("id", "must be a string of 1–80 letters, digits, _ . or -");
+    if (ids.has(raw.id as string)) bad("id", "is used by an earlier question too");
+    ids.add(raw.id as string);
+    if (typeof raw.question !== "string" || raw.question.trim() === "") bad("question", "must be a non-empty string");
+    if ((raw.question as string).length > MAX_QUESTION_CHARS)
+      bad("question", `is over ${MAX_QUESTION_CHARS} characters`);
+    if (!isObject(raw.expect)) return bad("expect", "must be an object with locations and/or pattern");
+    const expect = raw.expect;
+    unknownField(expect, EXPECT_FIELDS, `${name}, "expect",`, fail);
+    if (expect.locations === undefined && expect.pattern === undefined)
+      bad("expect", "needs locations, pattern or both");
+    let locations: string[] | undefined;
+    if (expect.locations !== undefined) {
+      if (!Array.isArray(expect.locations) || expect.locations.length === 0)
+        bad("expect.locations", 'must be a non-empty array of "path:line" or "path:/regex/"');
+      locations = (expect.locations as unknown[]).flatMap((location, i) => {
+        const resolved = resolveLocation(workspace, location);
+        return typeof resolved === "string" ? bad(`expect.locations[${i}]`, resolved) : resolved;
+      });
+    }
+    if (expect.pattern !== undefined) {
+      if (typeof expect.pattern !== "string")
+        bad("expect.pattern", "must be a string (a JavaScript regular expression)");
+      try {
+        new RegExp(expect.pattern as string);
+      } catch (error) {
+        bad("expect.pattern", `is not a valid regular expression: ${(error as Error).message}`);
+      }
+    }
+    return {
+      id: raw.id as string,
+      question: raw.question as string,
+      expect: {
+        ...(locations ? { locations } : {}),
+        ...(expect.pattern !== undefined ? { pattern: expect.pattern as string } : {}),
+      },
+    };
+  });
+  return { file, title: (data.title as string | undefined) ?? "", workspace: workspace.root, questions };
+}
+
+/**
+ * "path:12" as it is (the file must exist in the workspace); "path:/regex/" as every line of
+ * the file that matches. Returns the locations, or what is wrong with this one.
+ */
+function resolveLocation(workspace: Workspace, location: unknown): string[] | string {
+  if (typeof location !== "string") return `must be a string, got ${JSON.stringify(location)}`;
+  const match = /^(.+?):(?:(\d+)|\/(.+)\/)$/.exec(location);
+  if (!match) return `must be "path:line" or "path:/regex/", got ${JSON.stringify(location)}`;
+  const [, file, line, pattern] = match;
+  const resolved = workspace.resolveInWorkspace(file);
+  if (!resolved.ok) return `${JSON.stringify(location)}: ${resolved.error}`;
+  if (!fs.existsSync(resolved.abs) || !fs.statSync(resolved.abs).isFile())
+    return `${JSON.stringify(location)}: no such file in the workspace`;
+  if (fs.statSync(resolved.abs).size > MAX_LOCATION_FILE_BYTES)
+    return `${JSON.stringify(location)}: ${file} is over ${MAX_LOCATION_FILE_BYTES} bytes`;
+  const lines = fs.readFileSync(resolved.abs, "utf8").split("\n");
+  if (line !== undefined) {
+    if (Number(line) < 1 || Number(line) > lines.length)
+      return `${JSON.stringify(location)}: ${file} has ${lines.length} lines`;
+    return [`${resolved.rel}:${Number(line)}`];
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern);
+  } catch (error) {
+    return `${JSON.stringify(location)}: not a valid regular expression: ${(error as Error).message}`;
+  }
+  const found = lines.flatMap((text, i) => (regex.test(text) ? [`${resolved.rel}:${i + 1}`] : []));
+  return found.length ? found : `${JSON.stringify(location)}: no line of ${file} matches /${pattern}/`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function unknownField(object: Record<string, unknown>, known: string[], where: string, fail: (m: string) => never) {
+  const unknown = Object.keys(object).find((key) => !known.includes(key));
+  if (unknown !== undefined) fail(`${where}: unknown field "${unknown}"; known: ${known.join(", ")}`);
+}

@@ -1,0 +1,181 @@
+// The report of a lab run, as one JSON-ready object: per variant its totals, its schema cost and its change
+// against the baseline, and per question each run's answer, tool path and tokens.
+//
+// The table, the --json document and the HTML page all print this one
+// object, so their numbers cannot disagree.
+import path from "node:path";
+import { SYSTEM_PROMPT } from "../prompt.js";
+import type { Counter } from "../tokens/count.js";
+import { makeTools, toolSchemas } from "../tools/index.js";
+import type { ToolDesign } from "../tools/tool.js";
+import type { QuestionSet } from "./question-set.js";
+import type { RunRecord } from "./runner.js";
+import type { Variant } from "./variants.js";
+
+export const SCHEMA_EXACT_NOTE =
+  "exact: the API's count_tokens endpoint, a request with the tools minus one without (includes the API's hidden tool-use prompt)";
+export const SCHEMA_ESTIMATE_NOTE =
+  "estimate: the schemas' JSON through the local tokenizer (@anthropic-ai/tokenizer); the API's hidden tool-use prompt is not counted";
+/** The user message the schema counts are made with (any short question would do). */
+const COUNT_QUESTION = "Where is main defined?";
+
+/** The figures summed over a variant's questions, for one run (with several runs: the mean, rounded). */
+export interface Totals {
+  right: number;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  toolResultTokens: number;
+  toolResultTokensByTool: Record<string, number>;
+}
+type Figure = Exclude<keyof Totals, "toolResultTokensByTool">;
+export const FIGURES: Figure[] = ["right", "modelCalls", "inputTokens", "outputTokens", "toolResultTokens"];
+
+export interface VariantReport {
+  name: string;
+  design: ToolDesign;
+  /** What the four tool schemas add to every request. */
+  schemaTokens: number;
+  totals: Totals;
+  /** With several runs: each figure's lowest and highest run. */
+  spread: Record<Figure, [number, number]> | null;
+  /** Against the baseline: right answers, model calls and schema tokens as differences, tokens in percent. */
+  change: Record<Figure | "schemaTokens", number> | null;
+  questions: { id: string; question: string; rightRuns: number; runs: RunRecord[] }[];
+}
+
+export interface LabReport {
+  set: { file: string; title: string; workspace: string; questions: number };
+  model: string;
+  offline: boolean;
+  runs: number;
+  schemaCount: { mode: "exact" | "estimate"; note: string };
+  /** How many runs failed with an error (they count as wrong). */
+  errors: number;
+  variants: VariantReport[];
+}
+
+/** The schema tokens of each variant: one count without tools, then one per variant. */
+export async function countSchemaTokens(variants: Variant[], count: Counter, model: string): Promise<number[]> {
+  const request = { model, system: SYSTEM_PROMPT, messages: [{ role: "user" as const, content: COUNT_QUESTION }] };
+  const without = await count(request);
+  const counts: number[] = [];
+  for (const variant of variants)
+    counts.push((await count({ ...request, tools: toolSchemas(makeTools(variant.design)) })) - without);
+  return counts;
+}
+
+export function buildReport(input: {
+  set: QuestionSet;
+  variants: Variant[];
+  records: RunRecord[][][];
+  schemaTokens: number[];
+  schemaMode: "exact" | "estimate";
+  model: string;
+  offline: boolean;
+  runs: number;
+}): LabReport {
+  const { set, variants, records, runs } = input;
+  const reports = variants.map((variant, v): VariantReport => {
+    const perRun = Array.from({ length: runs }, (_, r) => totalsOf(records[v].map((question) => question[r])));
+    return {
+      name: variant.name,
+      design: variant.design,
+      schemaTokens: input.schemaTokens[v],
+      totals: meanOf(perRun),
+      spread: runs > 1 ? spreadOf(perRun) : null,
+      change: null,
+      questions: set.questions.map((question, q) => ({
+        id: question.id,
+        question: question.question,
+        rightRuns: records[v][q].filter((run) => run.right).length,
+        runs: records[v][q],
+      })),
+    };
+  });
+  const [baseline] = reports;
+  for (const report of reports.slice(1)) report.change = changeOf(baseline, report);
+  return {
+    // The workspace relative to where Scout runs, so a report reads the same on every machine.
+    set: {
+      file: set.file,
+      title: set.title,
+      workspace: path.relative(process.cwd(), set.workspace).split(path.sep).join("/") || ".",
+      questions: set.questions.length,
+    },
+    model: input.model,
+    offline: input.offline,
+    runs,
+    schemaCount: {
+      mode: input.schemaMode,
+      note: input.schemaMode === "exact" ? SCHEMA_EXACT_NOTE : SCHEMA_ESTIMATE_NOTE,
+    },
+    errors: records.flat(2).filter((run) => run.error !== undefined).length,
+    variants: reports,
+  };
+}
+
+function totalsOf(runs: RunRecord[]): Totals {
+  const totals: Totals = {
+    right: 0,
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    toolResultTokens: 0,
+    toolResultTokensByTool: {},
+  };
+  for (const run of runs) {
+    totals.right += run.right ? 1 : 0;
+    totals.modelCalls += run.modelCalls;
+    totals.inputTokens += run.inputTokens;
+    totals.outputTokens += run.outputTokens;
+    totals.toolResultTokens += run.toolResultTokens;
+    for (const [tool, tokens] of Object.entries(run.toolResultTokensByTool))
+      totals.toolResultTokensByTool[tool] = (totals.toolResultTokensByTool[tool] ?? 0) + tokens;
+  }
+  return totals;
+}
+
+/** The mean of each figure over the runs, rounded to whole tokens (right answers to one decimal). */
+function meanOf(perRun: Totals[]): Totals {
+  const mean = (values: number[], digits = 0) =>
+    Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 10 ** digits) / 10 ** digits;
+  const tools = [...new Set(perRun.flatMap((totals) => Object.keys(totals.toolResultTokensByTool)))].sort();
+  return {
+    right: mean(
+      perRun.map((t) => t.right),
+      1,
+    ),
+    modelCalls: mean(perRun.map((t) => t.modelCalls)),
+    inputTokens: mean(perRun.map((t) => t.inputTokens)),
+    outputTokens: mean(perRun.map((t) => t.outputTokens)),
+    toolResultTokens: mean(perRun.map((t) => t.toolResultTokens)),
+    toolResultTokensByTool: Object.fromEntries(
+      tools.map((tool) => [tool, mean(perRun.map((t) => t.toolResultTokensByTool[tool] ?? 0))]),
+    ),
+  };
+}
+
+function spreadOf(perRun: Totals[]): Record<Figure, [number, number]> {
+  const range = (figure: Figure): [number, number] => {
+    const values = perRun.map((totals) => totals[figure]);
+    return [Math.min(...values), Math.max(...values)];
+  };
+  return Object.fromEntries(FIGURES.map((figure) => [figure, range(figure)])) as Record<Figure, [number, number]>;
+}
+
+/** Differences for counts (right answers, calls, schema tokens); percent, to one decimal, for token sums. */
+function changeOf(baseline: VariantReport, variant: VariantReport): Record<Figure | "schemaTokens", number> {
+  const percent = (figure: Figure) => {
+    const before = baseline.totals[figure];
+    return before === 0 ? 0 : Math.round(((variant.totals[figure] - before) / before) * 1000) / 10;
+  };
+  return {
+    right: Math.round((variant.totals.right - baseline.totals.right) * 10) / 10,
+    modelCalls: variant.totals.modelCalls - baseline.totals.modelCalls,
+    inputTokens: percent("inputTokens"),
+    outputTokens: percent("outputTokens"),
+    toolResultTokens: percent("toolResultTokens"),
+    schemaTokens: variant.schemaTokens - baseline.schemaTokens,
+  };
+}

@@ -1,0 +1,128 @@
+// The lab report as a plain-text table for the terminal: variants with their change against the baseline,
+// tool-result tokens by tool, then every question with each variant's verdict, tool path and tokens.
+import { formatCount } from "../tokens/count.js";
+import type { LabReport, VariantReport } from "./report.js";
+
+/** The tools in the order the tables show them. */
+const TOOL_ORDER = ["read_file", "list_files", "glob", "grep"];
+
+export function formatReport(report: LabReport): string {
+  const { set, variants } = report;
+  const approx = report.schemaCount.mode === "estimate" ? "~" : "";
+  const nameWidth = Math.max(24, ...variants.map((v) => v.name.length + 4));
+  const row = (label: string, cells: string[], widths: number[]) =>
+    (label.padEnd(nameWidth) + cells.map((cell, i) => cell.padStart(widths[i])).join("")).trimEnd();
+
+  const lines = [
+    `scout lab: ${printable(set.title || set.file)}`,
+    `${set.questions} questions · workspace ${printable(set.workspace)} · model ${printable(report.model)}` +
+      ` (${report.offline ? "offline: deterministic, tokens estimated" : "Claude: tokens as the API reported them"})` +
+      ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (mean, then lowest–highest)" : ""}`,
+    "",
+  ];
+  const widths = [8, 8, 12, 12, 14, 16];
+  lines.push(row("variant", ["right", "calls", "input tok", "output tok", "tool results", "schema/request"], widths));
+  for (const variant of variants) {
+    const t = variant.totals;
+    lines.push(
+      row(
+        variant.name,
+        [
+          `${t.right}/${set.questions}`,
+          formatCount(t.modelCalls),
+          formatCount(t.inputTokens),
+          formatCount(t.outputTokens),
+          formatCount(t.toolResultTokens),
+          approx + formatCount(variant.schemaTokens),
+        ],
+        widths,
+      ),
+    );
+    if (variant.spread) {
+      const s = variant.spread;
+      const range = ([low, high]: [number, number]) => `${formatCount(low)}–${formatCount(high)}`;
+      lines.push(
+        row(
+          "  lowest–highest",
+          [
+            range(s.right),
+            range(s.modelCalls),
+            range(s.inputTokens),
+            range(s.outputTokens),
+            range(s.toolResultTokens),
+            "",
+          ],
+          widths,
+        ),
+      );
+    }
+    if (variant.change) {
+      const c = variant.change;
+      lines.push(
+        row(
+          "  vs baseline",
+          [
+            signed(c.right),
+            signed(c.modelCalls),
+            `${signed(c.inputTokens, 1)}%`,
+            `${signed(c.outputTokens, 1)}%`,
+            `${signed(c.toolResultTokens, 1)}%`,
+            signed(c.schemaTokens),
+          ],
+          widths,
+        ),
+      );
+    }
+  }
+  lines.push("", `  schema/request: ${report.schemaCount.note}`);
+  lines.push("  tool results: each result's text through the local tokenizer; sent again with every later request");
+  if (report.errors)
+    lines.push(`  ${report.errors} run${report.errors === 1 ? "" : "s"} failed with an error (counted wrong)`);
+
+  const tools = TOOL_ORDER.filter((tool) => variants.some((v) => v.totals.toolResultTokensByTool[tool] !== undefined));
+  lines.push("", "Tool-result tokens by tool:");
+  lines.push(
+    row(
+      "variant",
+      tools,
+      tools.map(() => 12),
+    ),
+  );
+  for (const variant of variants)
+    lines.push(
+      row(
+        variant.name,
+        tools.map((tool) => formatCount(variant.totals.toolResultTokensByTool[tool] ?? 0)),
+        tools.map(() => 12),
+      ),
+    );
+
+  lines.push("", "Per question (✓ right, ✗ wrong · tool path · input / output tokens of the first run):");
+  for (const [q, question] of variants[0].questions.entries()) {
+    lines.push(`${question.id}: ${printable(question.question)}`);
+    for (const variant of variants) lines.push(questionLine(variant, q, report.runs, nameWidth));
+  }
+  return lines.join("\n");
+}
+
+function questionLine(variant: VariantReport, q: number, runs: number, nameWidth: number): string {
+  const { rightRuns, runs: records } = variant.questions[q];
+  const first = records[0];
+  const mark = runs === 1 ? (first.right ? "✓" : "✗") : `${rightRuns}/${runs}`;
+  const tokens = `${formatCount(first.inputTokens)} / ${formatCount(first.outputTokens)}`;
+  const why = first.right ? "" : `  (${printable(first.why)})`;
+  return `  ${variant.name.padEnd(nameWidth - 3)} ${mark.padEnd(5)}${first.path.join(" → ").padEnd(44)}${tokens.padStart(14)}${why}`.trimEnd();
+}
+
+/** +3, -2, +0; with digits, +4.5 and -12.0. */
+function signed(value: number, digits = 0): string {
+  const text = digits ? value.toFixed(digits) : formatCount(value);
+  return value < 0 || text.startsWith("-") ? text : `+${text}`;
+}
+
+/** A text from a question set, on one line, with control characters shown as escapes. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}

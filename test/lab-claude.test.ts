@@ -1,0 +1,106 @@
+// scout lab with Claude: the real CLI and the real SDK against our Messages-API server on 127.0.0.1, for exact
+// schema counts, each variant's own tools in its requests, and waiting out a rate limit.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { LabReport } from "../src/lab/report.js";
+import { makeTools, toolSchemas } from "../src/tools/index.js";
+import { DEFAULT_DESIGN } from "../src/tools/tool.js";
+import { type ApiServer, apiError, count, reply, startApiServer, text } from "./api-server.js";
+import { makeTree, runCli } from "./helpers.js";
+
+let api: ApiServer;
+let setFile: string;
+beforeEach(async () => {
+  api = await startApiServer();
+  const root = makeTree({ "a.py": "def alpha():\n    pass\n" });
+  setFile = path.join(root, "set.json");
+  fs.writeFileSync(
+    setFile,
+    JSON.stringify({
+      questions: [{ id: "alpha", question: "Where is alpha defined?", expect: { locations: ["a.py:/def alpha/"] } }],
+    }),
+  );
+});
+afterEach(() => api.close());
+
+const lab = (args: string[]) =>
+  runCli(["lab", setFile, "--model", "claude-test", ...args], {
+    env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+    timeoutMs: 60_000,
+  });
+
+describe("scout lab with Claude", { timeout: 60_000 }, () => {
+  it("counts the schemas exactly, and sends each variant's own tools", async () => {
+    api.scriptCount(count(500), count(1_200), count(900));
+    api.script(reply([text("alpha is defined at a.py:1.")]), reply([text("alpha is defined at a.py:1.")]));
+    const run = await lab(["--variant", "descriptions=concise", "--json"]);
+    expect(run.stderr).not.toMatch(/scout lab:/);
+    expect(run.code).toBe(0);
+    const report: LabReport = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ model: "claude-test", offline: false, schemaCount: { mode: "exact" } });
+    expect(report.variants.map((v) => v.schemaTokens)).toEqual([700, 400]);
+    expect(report.variants[1].change!.schemaTokens).toBe(-300);
+    for (const variant of report.variants)
+      expect(variant.questions[0].runs[0]).toMatchObject({ right: true, inputTokens: 100, path: ["answer"] });
+
+    const counts = api.requests.filter((r) => r.path === "/v1/messages/count_tokens").map((r) => r.body);
+    expect(counts[0].tools).toBeUndefined();
+    expect(counts[2].tools).toEqual(toolSchemas(makeTools({ ...DEFAULT_DESIGN, descriptions: "concise" })));
+    const sent = api.requests.filter((r) => r.path === "/v1/messages").map((r) => r.body);
+    expect(sent.map((body) => body.model)).toEqual(["claude-test", "claude-test"]);
+    const descriptions = sent.map((body) => body.tools[0].description).sort();
+    expect(descriptions).toEqual(
+      [
+        toolSchemas(makeTools())[0].description,
+        toolSchemas(makeTools({ ...DEFAULT_DESIGN, descriptions: "concise" }))[0].description,
+      ].sort(),
+    );
+  });
+
+  it("--runs 2 asks twice and shows the spread when the answers differ", async () => {
+    api.scriptCount(count(500), count(1_200));
+    api.script(
+      {
+        kind: "message",
+        content: [text("alpha is defined at a.py:1.")],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 100, output_tokens: 20 },
+      },
+      {
+        kind: "message",
+        content: [text("I could not find it.")],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 120, output_tokens: 8 },
+      },
+    );
+    const run = await lab(["--runs", "2", "--json"]);
+    expect(run.code).toBe(0);
+    const [baseline] = (JSON.parse(run.stdout) as LabReport).variants;
+    expect(baseline.questions[0].rightRuns).toBe(1);
+    expect(baseline.totals).toMatchObject({ right: 0.5, inputTokens: 110, outputTokens: 14 });
+    expect(baseline.spread).toMatchObject({ right: [0, 1], inputTokens: [100, 120], outputTokens: [8, 20] });
+    expect(api.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(2);
+  });
+
+  it("waits out a rate limit that outlasts the SDK's own retries, and still gets the answer", async () => {
+    api.scriptCount(count(500), count(1_200));
+    const limited = apiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit");
+    api.script(limited, limited, limited, reply([text("alpha is defined at a.py:1.")]));
+    const run = await lab([]);
+    expect(run.stderr).toContain("lab: rate limited; waiting 2 s");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^baseline\s+1\/1 /m);
+    expect(api.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(4);
+  });
+
+  it("a call that fails for good: the run counts wrong, the table says why, exit 1", async () => {
+    api.scriptCount(count(500), count(1_200));
+    api.script(apiError(400, "invalid_request_error", "prompt is too long"));
+    const run = await lab([]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^baseline\s+0\/1 /m);
+    expect(run.stdout).toContain("invalid request (400): prompt is too long");
+    expect(run.stdout).toContain("1 run failed with an error (counted wrong)");
+  });
+});

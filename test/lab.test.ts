@@ -1,0 +1,251 @@
+// scout lab offline: the shipped question sets, variants that change what they claim, identical runs, and
+// bad input refused with exit 2 and a message naming the question and field.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { LabReport } from "../src/lab/report.js";
+import { formatCount } from "../src/tokens/count.js";
+import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
+
+const SAMPLE_SET = "lessons/questions/sample-project.json";
+const SRC_SET = "lessons/questions/scout-src.json";
+/** No key, so the offline model runs whatever the developer's environment holds. */
+const OFFLINE_ENV = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
+
+async function lab(args: string[], cwd = REPO_ROOT) {
+  return runCli(["lab", ...args], { cwd, env: OFFLINE_ENV, timeoutMs: 60_000 });
+}
+
+async function labJson(args: string[]): Promise<LabReport> {
+  const run = await lab([...args, "--json"]);
+  expect(run.stderr).not.toMatch(/scout lab:/);
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+const question = (report: LabReport, variant: number, id: string) => {
+  const found = report.variants[variant].questions.find((q) => q.id === id);
+  if (!found) throw new Error(`no question ${id}`);
+  return found.runs[0];
+};
+
+describe("the shipped question sets", { timeout: 120_000 }, () => {
+  for (const set of [SAMPLE_SET, SRC_SET]) {
+    it(`${set}: the offline baseline answers every question right`, async () => {
+      const report = await labJson([set]);
+      const wrong = report.variants[0].questions
+        .filter((q) => q.rightRuns !== 1)
+        .map((q) => `${q.id}: ${q.runs[0].why}\n${q.runs[0].answer}`);
+      expect(wrong).toEqual([]);
+      expect(report.variants[0].totals.right).toBe(report.set.questions);
+    });
+  }
+
+  it("the sample set has at least 20 questions, of every kind the issue names", () => {
+    const set = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, SAMPLE_SET), "utf8"));
+    const ids: string[] = set.questions.map((q: { id: string }) => q.id);
+    expect(ids.length).toBeGreaterThanOrEqual(20);
+    for (const kind of [/-defined$/, /-used$/, /-files$/, /-folder$/, /^no-/])
+      expect(ids.filter((id) => kind.test(id)).length, String(kind)).toBeGreaterThanOrEqual(3);
+  });
+
+  it("two offline runs print the same report, byte for byte", async () => {
+    const [first, second] = await Promise.all([
+      lab([SAMPLE_SET, "--variant", "cap=50", "--json"]),
+      lab([SAMPLE_SET, "--variant", "cap=50", "--json"]),
+    ]);
+    expect(first.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+  });
+});
+
+describe("variants change what they claim", { timeout: 120_000 }, () => {
+  it("cap=50 lowers the tool-result tokens of a question with many hits, and says so in the table", async () => {
+    const report = await labJson([SAMPLE_SET, "--variant", "cap=50"]);
+    const [baseline, capped] = [question(report, 0, "https-used"), question(report, 1, "https-used")];
+    expect(capped.toolResultTokensByTool.grep).toBeLessThan(baseline.toolResultTokensByTool.grep);
+    expect(capped.toolResultTokens).toBeLessThan(baseline.toolResultTokens);
+    expect(capped.inputTokens).toBeLessThan(baseline.inputTokens);
+    // A question with a handful of hits is not touched.
+    expect(question(report, 1, "make-slug-defined")).toEqual(question(report, 0, "make-slug-defined"));
+    expect(report.variants[1].change!.toolResultTokens).toBeLessThan(0);
+
+    const table = (await lab([SAMPLE_SET, "--variant", "cap=50"])).stdout;
+    const [base, cap] = report.variants;
+    expect(table).toContain(`${base.totals.right}/${report.set.questions}`);
+    expect(table).toMatch(new RegExp(`^baseline .* ${formatCount(base.totals.inputTokens)} `, "m"));
+    expect(table).toMatch(new RegExp(`^cap=50 .* ${formatCount(cap.totals.toolResultTokens)} `, "m"));
+    expect(table).toMatch(new RegExp(`^  vs baseline .* ${cap.change!.toolResultTokens.toFixed(1)}%`, "m"));
+  });
+
+  it("descriptions=concise lowers the schema tokens, and so every request's input tokens", async () => {
+    const report = await labJson([SAMPLE_SET, "--variant", "descriptions=concise"]);
+    const [baseline, concise] = report.variants;
+    expect(report.schemaCount.mode).toBe("estimate");
+    expect(concise.schemaTokens).toBeLessThan(baseline.schemaTokens);
+    expect(concise.change!.schemaTokens).toBe(concise.schemaTokens - baseline.schemaTokens);
+    expect(concise.totals.inputTokens).toBeLessThan(baseline.totals.inputTokens);
+    expect(concise.totals.toolResultTokens).toBe(baseline.totals.toolResultTokens); // same calls, same results
+  });
+
+  it("line-numbers=off shrinks read_file's results; sort=path changes the order glob lists", async () => {
+    const report = await labJson([SAMPLE_SET, "--variant", "line-numbers=off", "--variant", "sort=path"]);
+    const [baseline, bare] = report.variants;
+    expect(bare.totals.toolResultTokensByTool.read_file).toBeLessThan(baseline.totals.toolResultTokensByTool.read_file);
+    const listed = (answer: string) => answer.split("\n").filter((line) => line.startsWith("- "));
+    const byMtime = listed(question(report, 0, "python-files").answer);
+    const sorted = listed(question(report, 2, "python-files").answer);
+    expect(sorted).toEqual([...byMtime].sort());
+    expect(sorted).not.toEqual(byMtime);
+  });
+
+  it("--runs 2 offline: every run the same, so the spread is nil", async () => {
+    const report = await labJson([SRC_SET, "--runs", "2"]);
+    const [baseline] = report.variants;
+    expect(report.runs).toBe(2);
+    expect(baseline.spread!.inputTokens).toEqual([baseline.totals.inputTokens, baseline.totals.inputTokens]);
+    for (const q of baseline.questions) {
+      expect(q.rightRuns).toBe(2);
+      expect(q.runs[1]).toEqual(q.runs[0]);
+    }
+  });
+});
+
+describe("progress on stderr", { timeout: 60_000 }, () => {
+  it("on a terminal: one line, rewritten after each question, erased at the end", async () => {
+    const run = await runCli(["lab", SRC_SET], { env: OFFLINE_ENV, launch: "pty", timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const n = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, SRC_SET), "utf8")).questions.length;
+    for (let done = 1; done <= n; done++) expect(run.stdout).toContain(`\r\x1b[Klab: ${done}/${n} · baseline · `);
+    expect(run.stdout).toMatch(/\r\x1b\[Kscout lab: Scout's own src\//);
+    expect(run.stdout).not.toContain("(variant 1)");
+  });
+
+  it("piped: one line as each variant starts, the same every run", async () => {
+    const run = await lab([SRC_SET, "--variant", "sort=path"]);
+    expect(run.stderr).toBe("lab: baseline (variant 1)…\nlab: sort=path (variant 2)…\n");
+  });
+});
+
+describe("the workspace", { timeout: 60_000 }, () => {
+  it("is the set's folder by default, or --cwd; a control character in a question is shown escaped", async () => {
+    const root = makeTree({ "a.py": "def alpha():\n    pass\n", "b/beta.py": "BETA = 1\n" });
+    const setFile = path.join(makeTree({}), "set.json");
+    fs.writeFileSync(
+      setFile,
+      JSON.stringify({
+        questions: [
+          { id: "alpha", question: "Where is alpha defined?\u001b[31m", expect: { locations: ["a.py:/def alpha/"] } },
+        ],
+      }),
+    );
+    const run = await lab([setFile, "--cwd", root]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("alpha: Where is alpha defined?\\x1b[31m");
+    expect(run.stdout).not.toContain("\u001b");
+    expect(run.stdout).toMatch(/^baseline\s+1\/1 /m);
+    // Without --cwd the workspace is the set's own folder, where a.py is not.
+    expect((await lab([setFile])).stderr).toMatch(
+      /question "alpha": "expect.locations\[0\]" "a.py:\/def alpha\/": no such file/,
+    );
+  });
+});
+
+describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_000 }, () => {
+  const root = makeTree({ "a.py": "def alpha():\n    pass\n", ".env": "SECRET=1\n" });
+  const set = (data: unknown) => {
+    const file = path.join(root, `set-${Math.random().toString(36).slice(2)}.json`);
+    fs.writeFileSync(file, typeof data === "string" ? data : JSON.stringify(data));
+    return file;
+  };
+  const good = { id: "alpha", question: "Where is alpha defined?", expect: { locations: ["a.py:1"] } };
+  const cases: [string, () => string[], RegExp][] = [
+    ["no set given", () => [], /which question set\?/],
+    ["a missing file", () => [path.join(root, "nope.json")], /nope\.json: no such file/],
+    ["invalid JSON", () => [set("{ questions: ")], /not valid JSON/],
+    ["no questions", () => [set({ questions: [] })], /"questions" must be a non-empty array/],
+    ["an unknown field", () => [set({ questions: [good], workspaces: "." })], /unknown field "workspaces"/],
+    [
+      "a question without id",
+      () => [set({ questions: [good, { question: "q?", expect: { pattern: "x" } }] })],
+      /question #2: "id" must be/,
+    ],
+    [
+      "a repeated id",
+      () => [set({ questions: [good, good] })],
+      /question "alpha": "id" is used by an earlier question/,
+    ],
+    [
+      "a bad location",
+      () => [set({ questions: [{ ...good, expect: { locations: ["a.py:1", "a.py"] } }] })],
+      /question "alpha": "expect.locations\[1\]" must be "path:line" or "path:\/regex\/", got "a.py"/,
+    ],
+    [
+      "a line pattern that matches nothing",
+      () => [set({ questions: [{ ...good, expect: { locations: ["a.py:/def beta/"] } }] })],
+      /question "alpha": "expect.locations\[0\]" "a.py:\/def beta\/": no line of a.py matches \/def beta\//,
+    ],
+    [
+      "a protected file as a location",
+      () => [set({ questions: [{ ...good, expect: { locations: [".env:1"] } }] })],
+      /"expect.locations\[0\]" ".env:1": .*protected/,
+    ],
+    [
+      "a location outside the workspace",
+      () => [set({ questions: [{ ...good, expect: { locations: ["../x.py:1"] } }] })],
+      /"expect.locations\[0\]" "..\/x.py:1": .*outside/,
+    ],
+    [
+      "a bad pattern",
+      () => [set({ questions: [{ ...good, expect: { pattern: "(" } }] })],
+      /question "alpha": "expect.pattern" is not a valid regular expression/,
+    ],
+    [
+      "an empty expect",
+      () => [set({ questions: [{ ...good, expect: {} }] })],
+      /question "alpha": "expect" needs locations, pattern or both/,
+    ],
+    [
+      "an unknown knob",
+      () => [set({ questions: [good] }), "--variant", "cap=50,colour=red"],
+      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full, line-numbers=on\|off, sort=mtime\|path/,
+    ],
+    [
+      "a cap out of range",
+      () => [set({ questions: [good] }), "--variant", "cap=5"],
+      /cap must be a whole number from 10 to 500, got "5"/,
+    ],
+    [
+      "a bad value",
+      () => [set({ questions: [good] }), "--variant", "sort=size"],
+      /sort must be mtime or path, got "size"/,
+    ],
+    [
+      "a variant twice",
+      () => [set({ questions: [good] }), "--variant", "cap=50", "--variant", "cap=50"],
+      /is given twice/,
+    ],
+    ["--runs 0", () => [set({ questions: [good] }), "--runs", "0"], /--runs must be a whole number from 1 to 20/],
+    ["--offline with --model", () => [set({ questions: [good] }), "--offline", "--model", "x"], /exclude each other/],
+    ["--model without a key", () => [set({ questions: [good] }), "--model", "claude-x"], /needs ANTHROPIC_API_KEY/],
+    [
+      "--html into a missing folder",
+      () => [set({ questions: [good] }), "--html", path.join(root, "no/such/page.html")],
+      /--html .*: the folder .* does not exist/,
+    ],
+    ["--html naming a folder", () => [set({ questions: [good] }), "--html", root], /--html .*: is a directory/],
+    [
+      "a control character in a path",
+      () => [path.join(root, "bad\u001b[2Jname.json")],
+      /bad\\x1b\[2Jname\.json: no such file/,
+    ],
+    ["an unknown option", () => [set({ questions: [good] }), "--colour"], /Unknown option '--colour'/],
+  ];
+  it.each(cases)("%s", async (_name, args, message) => {
+    const run = await lab(args());
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(/^scout lab: /);
+    expect(run.stdout).toBe("");
+    expect(run.code).toBe(2);
+  });
+});
