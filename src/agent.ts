@@ -63,9 +63,29 @@ export type StepEvent =
       usage: Usage;
       ms: number;
       request: { messages: number; tools: string[] };
+      /** The model's whole message: text and tool_use blocks. */
+      content: ContentBlock[];
     }
-  | { type: "tool"; step: number; name: string; input: unknown; result: ToolResult; ms: number }
+  | { type: "tool_start"; step: number; name: string }
+  | { type: "tool"; step: number; name: string; input: unknown; result: ToolResult; ms: number; skipped?: boolean }
   | { type: "turn"; result: TurnResult };
+
+/** What the loop is about to do, shown to `pause` (step-through mode) before it does it. */
+export type Decision =
+  | { type: "model"; step: number; messages: number; inputTokensSoFar: number }
+  | { type: "tool"; step: number; name: string; input: unknown };
+/** run: go ahead; skip: do not run this tool (the model is told); quit: end the turn, rolled back like a cancel. */
+export type Verdict = "run" | "skip" | "quit";
+
+/** Thrown when `pause` answers "quit": the turn is rolled back, as for Ctrl-C. */
+export class TurnQuit extends Error {
+  constructor() {
+    super("stopped by the user");
+  }
+}
+
+/** The result the model gets for a tool call the user skipped in step-through mode. */
+export const SKIPPED: ToolResult = { content: "Not run: skipped by the user (step-through mode).", isError: true };
 
 export interface TurnOptions {
   model: Model;
@@ -76,6 +96,8 @@ export interface TurnOptions {
   signal?: AbortSignal;
   onStep?: (event: StepEvent) => void;
   onText?: (text: string) => void;
+  /** Called before each model call and each tool call; waits for the user in step-through mode. */
+  pause?: (decision: Decision) => Verdict;
 }
 
 /**
@@ -93,6 +115,7 @@ export async function runTurn(question: string, history: MessageParam[], options
     signal,
     onStep = () => {},
     onText,
+    pause,
   } = options;
   const turnStart = history.length;
   const turn: TurnResult = {
@@ -114,6 +137,8 @@ export async function runTurn(question: string, history: MessageParam[], options
 
       // 1. Ask the model, sending the system prompt, every tool's schema and the whole history.
       const step = ++turn.modelCalls;
+      const inputTokensSoFar = turn.usage.input_tokens;
+      if (pause?.({ type: "model", step, messages: history.length, inputTokensSoFar }) === "quit") throw new TurnQuit();
       onStep({ type: "model_start", step });
       const started = Date.now();
       const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
@@ -128,6 +153,7 @@ export async function runTurn(question: string, history: MessageParam[], options
         usage: response.usage,
         ms: Date.now() - started,
         request: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
+        content: response.content,
       });
 
       // 2. Append its message to the history.
@@ -145,9 +171,14 @@ export async function runTurn(question: string, history: MessageParam[], options
       // 4. Run every tool it asked for, in order; all results go back in one user message.
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
+        const verdict = pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run";
+        if (verdict === "quit") throw new TurnQuit();
+        onStep({ type: "tool_start", step, name: call.name });
         const toolStarted = Date.now();
-        const result = await runTool(call.name, call.input, { workspace, signal }, tools);
-        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms: Date.now() - toolStarted });
+        const skipped = verdict === "skip";
+        const result = skipped ? SKIPPED : await runTool(call.name, call.input, { workspace, signal }, tools);
+        const ms = Date.now() - toolStarted;
+        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms, skipped });
         turn.toolCalls.push(call.name);
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
       }

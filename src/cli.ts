@@ -2,25 +2,36 @@
 // The command line: picks the model and the workspace, then runs the REPL, one tool, or `scout tokens`.
 //
 // `scout` starts the REPL (or answers piped questions, or one -p question);
-// `scout tool NAME JSON` runs one tool directly.
-// Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors.
+// `scout tool NAME JSON` runs one tool directly. The REPL knows no model:
+// what differs between them is picked here and handed in.
+// Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_MAX_STEPS, type Model } from "./agent.js";
+import { DEFAULT_MAX_STEPS } from "./agent.js";
+import { escapeControl } from "./escape.js";
 import { labCommand } from "./lab/command.js";
 import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
 import { OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
-import { Session, runPiped, runTerminal } from "./repl.js";
-import { StepLog, traceWriter } from "./steplog.js";
+import { runOnce, runPiped } from "./repl/piped.js";
+import { type ModelChoice, Session } from "./repl/session.js";
+import { stepper } from "./repl/step.js";
+import { historyFile, runTerminal } from "./repl/terminal.js";
+import { StepLog } from "./steplog.js";
 import { estimateCounter } from "./tokens/count.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens/schema-costs.js";
 import { findTool, runTool, toolNames, tools } from "./tools/index.js";
+import { Trace } from "./trace.js";
 import { Workspace } from "./workspace/workspace.js";
+
+/** With --offline the key is there: the notice must not ask for one. */
+const OFFLINE_BY_CHOICE_NOTICE = "offline teaching model (--offline): a fixed search-then-read policy, not an LLM";
 
 const USAGE = `Usage:
   scout [options]            the REPL: ask questions about the code in the workspace
   echo "question" | scout    answer each line of stdin, then exit
   scout -p "question"        answer one question, then exit
+  cat file | scout -p "q"    answer one question about what stdin holds (sent along with it)
   scout tool NAME 'JSON'     run one tool and print exactly what the model would get
   scout tool --list          list the tools and their descriptions
   scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
@@ -35,13 +46,30 @@ Options:
   --max-steps N              most model calls per question (default ${DEFAULT_MAX_STEPS})
   --quiet                    hide the step log
   --verbose                  also print every tool result
-  --trace FILE               append every step to FILE as JSON lines
+  --trace FILE               append the session to FILE as JSON lines
+  --step                     step-through: pause before each model call and tool call (terminal only)
+  --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
   -p, --print "question"     answer one question and exit
-  -h, --help | --version
+  --json                     with -p: print one JSON object (answer, steps, usage) on stdout
+  -h, --help | -v, --version
 
+Exit status: 0 answered, 1 a model call failed, 2 usage error, 130 cancelled (Ctrl-C).
 Without ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), Scout uses its offline
 teaching model: a fixed search-then-read policy, not an LLM. ANTHROPIC_BASE_URL
 points Scout at any server that speaks the Messages API.`;
+
+const TOOL_USAGE = `Usage:
+  scout tool NAME 'JSON' [--cwd DIR]   run one tool and print exactly what the model would get
+  scout tool --list                    list the tools and their descriptions
+Exit status: 0, 1 when the result is an error, 2 for a usage error. Tools: ${toolNames()}`;
+
+const TOKENS_USAGE = `Usage:
+  scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
+What each tool's schema costs in tokens: exact with a key (the API's count_tokens), else an estimate.
+  --json          the same figures as JSON
+  --tool NAME     one tool's schema, property by property
+  --model NAME    the model to count for (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
+  --offline       estimate locally even if a key is set`;
 
 class UsageError extends Error {}
 
@@ -54,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       help: { type: "boolean", short: "h" },
-      version: { type: "boolean" },
+      version: { type: "boolean", short: "v" },
       cwd: { type: "string" },
       model: { type: "string" },
       offline: { type: "boolean" },
@@ -62,7 +90,10 @@ async function main(argv: string[]): Promise<number> {
       quiet: { type: "boolean" },
       verbose: { type: "boolean" },
       trace: { type: "string" },
+      step: { type: "boolean" },
+      "no-history": { type: "boolean" },
       print: { type: "string", short: "p" },
+      json: { type: "boolean" },
     },
   });
   if (values.help) {
@@ -78,10 +109,13 @@ async function main(argv: string[]): Promise<number> {
   const maxSteps = Number(values["max-steps"] ?? DEFAULT_MAX_STEPS);
   if (!Number.isInteger(maxSteps) || maxSteps < 1)
     throw new UsageError(`--max-steps must be a whole number of at least 1, got "${values["max-steps"]}"`);
+  if (values.json && values.print === undefined) throw new UsageError('--json goes with -p "question"');
+  if (values.step && !process.stdin.isTTY)
+    throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
 
   const workspace = openWorkspace(values.cwd);
   const offline = values.offline || !hasCredentials();
-  const model: Model = offline ? offlineModel() : claudeModel(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
+  if (!offline) checkBaseUrl();
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   const log = new StepLog({
@@ -90,28 +124,52 @@ async function main(argv: string[]): Promise<number> {
     color,
     spinner: Boolean(process.stderr.isTTY),
     holdText: !process.stdout.isTTY,
+    writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
+  });
+  const retryNotice = (text: string) => log.notice(`(${text})`);
+  const offlineChoice = (): ModelChoice => ({
+    model: offlineModel(),
+    label: values.offline && hasCredentials() ? OFFLINE_BY_CHOICE_NOTICE : OFFLINE_NOTICE,
+    estimated: true,
+  });
+  const claudeChoice = (name: string): ModelChoice => ({
+    model: claudeModel(name, retryNotice),
+    label: `Claude (${name})`,
+    estimated: false,
   });
   const session = new Session({
-    model,
+    choice: offline ? offlineChoice() : claudeChoice(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL),
+    chooseModel: (name) =>
+      offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
+    describeError: describeApiError,
+    schemaCosts: async (choice) => {
+      const counter = choice.estimated ? estimateCounter : exactCounter(retryNotice);
+      return formatSchemaCosts(
+        await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.model.name),
+      );
+    },
     workspace,
     maxSteps,
     log,
-    trace: values.trace ? traceWriter(values.trace) : undefined,
-    // The REPL knows no model: what differs between them is picked here.
-    offline,
-    counter: offline ? estimateCounter : exactCounter(),
-    describeError: describeApiError,
+    trace: values.trace === undefined ? undefined : openTrace(values.trace),
   });
+  const modelIgnored = offline && values.model !== undefined;
+  const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
   if (terminal && values.print === undefined) {
-    const mode = offline ? OFFLINE_NOTICE : `Claude (${model.name})`;
-    return runTerminal(
-      session,
-      `${readVersion()} · model: ${mode}\nworkspace: ${workspace.root}\nType a question, or /help.`,
-    );
+    const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
+    return runTerminal(session, {
+      banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
+      historyFile: values["no-history"] ? undefined : historyFile(),
+      step: values.step,
+    });
   }
-  if (offline && !values.quiet) console.error(`(${OFFLINE_NOTICE})`); // no banner here, so say it once
-  if (values.print !== undefined) return (await session.ask(values.print)) ? 0 : 1;
+  if (offline && !values.quiet) console.error(`(${session.choice.label})`); // no banner here, so say it once
+  if (modelIgnored && !values.quiet) console.error(ignoredNote);
+  if (values.print !== undefined) {
+    if (values.step) session.pause = stepper(() => log.step + 1).pause;
+    return runOnce(session, values.print, { json: values.json });
+  }
   return runPiped(session);
 }
 
@@ -123,7 +181,7 @@ async function toolCommand(argv: string[]): Promise<number> {
     options: { list: { type: "boolean" }, cwd: { type: "string" }, help: { type: "boolean" } },
   });
   if (values.help) {
-    console.log(USAGE);
+    console.log(TOOL_USAGE);
     return 0;
   }
   if (values.list) {
@@ -142,7 +200,8 @@ async function toolCommand(argv: string[]): Promise<number> {
     throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}): ${json}`);
   }
   const result = await runTool(name, input, { workspace: openWorkspace(values.cwd) });
-  console.log(result.content);
+  // To a program, exactly what the model gets; to a person, with control characters made visible.
+  console.log(process.stdout.isTTY ? escapeControl(result.content) : result.content);
   return result.isError ? 1 : 0;
 }
 
@@ -155,8 +214,13 @@ async function tokensCommand(argv: string[]): Promise<number> {
       tool: { type: "string" },
       model: { type: "string" },
       offline: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    console.log(TOKENS_USAGE);
+    return 0;
+  }
   if (values.tool && !findTool(values.tool))
     throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
   const exact = !values.offline && hasCredentials();
@@ -170,7 +234,7 @@ async function tokensCommand(argv: string[]): Promise<number> {
       values.tool,
     );
   } catch (error) {
-    console.error(`scout tokens: ${await describeApiError(error)}`);
+    console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));
     return 1;
   }
   console.log(values.json ? JSON.stringify(costs, null, 2) : formatSchemaCosts(costs));
@@ -178,8 +242,31 @@ async function tokensCommand(argv: string[]): Promise<number> {
 }
 
 export function openWorkspace(dir = process.cwd()): Workspace {
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--cwd ${dir}: not a directory`);
+  const absolute = path.resolve(dir);
+  if (!fs.existsSync(absolute)) throw new UsageError(`--cwd ${dir}: no such directory (tried ${absolute})`);
+  if (!fs.statSync(absolute).isDirectory())
+    throw new UsageError(`--cwd ${dir}: not a directory, a file (tried ${absolute})`);
   return new Workspace(dir);
+}
+
+/** ANTHROPIC_BASE_URL, if set, must be an http(s) address; the SDK's own error would not name the variable. */
+function checkBaseUrl(value = process.env.ANTHROPIC_BASE_URL): void {
+  if (value === undefined || value === "") return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || !["http:", "https:"].includes(url.protocol))
+    throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: "${value}"`);
+}
+
+function openTrace(file: string): Trace {
+  try {
+    return new Trace(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(`--trace ${file}: cannot write there (${code ?? message}; tried ${path.resolve(file)})`);
+  }
 }
 
 function readVersion(): string {
@@ -193,7 +280,7 @@ main(process.argv.slice(2)).then(
   },
   (error) => {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    console.error(`scout: ${(error as Error).message}`);
+    console.error(escapeControl(`scout: ${(error as Error).message}`));
     if (usage) console.error("Try: scout --help");
     process.exitCode = usage ? 2 : 1;
   },

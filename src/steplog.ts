@@ -1,9 +1,9 @@
 // The step log: turns the loop's events into what a learner watches.
 //
-// One line each on stderr (stdout carries only answers), and JSON lines
-// for --trace.
-import fs from "node:fs";
+// One line each on stderr (stdout carries only answers); everything it
+// prints has its control characters escaped (src/escape.ts).
 import type { StepEvent, TurnResult, Usage } from "./agent.js";
+import { escapeControl } from "./escape.js";
 import { estimateTokens, formatCount } from "./tokens/count.js";
 
 /** Tool inputs longer than this are clipped in the step line (the trace keeps them whole). */
@@ -17,7 +17,7 @@ export interface StepLogOptions {
   verbose?: boolean;
   /** Dim the step lines (only on a terminal, never with NO_COLOR). */
   color?: boolean;
-  /** Show a waiting indicator until the first token arrives (only on a terminal). */
+  /** Show a waiting indicator with the elapsed time until output starts (only on a terminal). */
   spinner?: boolean;
   /**
    * Hold each model call's text until its stop reason is known (when stdout
@@ -35,6 +35,7 @@ export interface StepLogOptions {
 export class StepLog {
   private number = 0;
   private spinner: NodeJS.Timeout | undefined;
+  private spinnerShown = false;
   private answerOpen = false;
   private held = "";
   private readonly writeStep: (text: string) => void;
@@ -45,10 +46,15 @@ export class StepLog {
     this.writeAnswer = options.writeAnswer ?? ((text) => process.stdout.write(text));
   }
 
+  /** The [n] of the last step line: the trace numbers its records the same way. */
+  get step(): number {
+    return this.number;
+  }
+
   onStep = (event: StepEvent): void => {
     this.stopSpinner();
-    if (event.type === "model_start") {
-      this.startSpinner();
+    if (event.type === "model_start" || event.type === "tool_start") {
+      this.startSpinner(event.type === "model_start" ? "waiting for the model" : `running ${event.name}`);
       return;
     }
     if (event.type === "turn") {
@@ -61,7 +67,7 @@ export class StepLog {
     this.number++;
     if (event.type === "model") {
       if (this.held && event.stopReason === "tool_use") this.line(this.held);
-      else if (this.held) this.writeAnswer(`${this.held}\n`);
+      else if (this.held) this.writeAnswer(`${escapeControl(this.held)}\n`);
       this.held = "";
       this.line(
         `[${this.number}] model ${event.model} → ${event.stopReason} · ${formatUsage(event.usage)} · ${event.ms} ms`,
@@ -69,9 +75,11 @@ export class StepLog {
       return;
     }
     const input = clip(JSON.stringify(event.input), MAX_INPUT_CHARS);
-    const outcome = event.result.isError
-      ? `error: ${clip(event.result.content.replace(/^Error: /, "").split("\n")[0], 120)}`
-      : (event.result.summary ?? "done");
+    const outcome = event.skipped
+      ? "skipped by the user"
+      : event.result.isError
+        ? `error: ${clip(event.result.content.replace(/^Error: /, "").split("\n")[0], 120)}`
+        : (event.result.summary ?? "done");
     this.line(
       `[${this.number}] ${event.name} ${input} → ${outcome} · ${event.ms} ms · ${formatSize(event.result.content)}`,
     );
@@ -85,8 +93,17 @@ export class StepLog {
       return;
     }
     this.answerOpen = true;
-    this.writeAnswer(text);
+    this.writeAnswer(escapeControl(text));
   };
+
+  /** A line that is not a step (a retry, a pause): printed now, unless quiet. */
+  notice(text: string): void {
+    const spinning = this.spinner !== undefined;
+    this.stopSpinner();
+    this.endAnswer();
+    this.line(text);
+    if (spinning) this.startSpinner(this.spinnerLabel);
+  }
 
   /** A turn ended by an error or Ctrl-C: finish its lines, and number the next turn from 1. */
   interrupted(): void {
@@ -104,23 +121,31 @@ export class StepLog {
 
   private line(text: string): void {
     if (this.options.quiet) return;
-    this.writeStep(this.options.color ? `\x1b[2m${text}\x1b[0m\n` : `${text}\n`);
+    const safe = escapeControl(text); // before the colour codes: Scout's own escapes stay
+    this.writeStep(this.options.color ? `\x1b[2m${safe}\x1b[0m\n` : `${safe}\n`);
   }
 
-  private startSpinner(): void {
+  private spinnerLabel = "";
+  /** "⠋ waiting for the model… 3 s", redrawn in place until output starts. */
+  private startSpinner(label: string): void {
+    this.spinnerLabel = label;
     if (!this.options.spinner || this.options.quiet) return;
+    const started = Date.now();
     let frame = 0;
-    this.spinner = setInterval(
-      () => this.writeStep(`\r${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} waiting for the model…`),
-      80,
-    );
+    this.spinner = setInterval(() => {
+      const seconds = Math.floor((Date.now() - started) / 1000);
+      const frameChar = SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length];
+      this.writeStep(`\r${frameChar} ${escapeControl(label)}… ${seconds} s\x1b[K`);
+      this.spinnerShown = true;
+    }, 80);
   }
 
   private stopSpinner(): void {
     if (!this.spinner) return;
     clearInterval(this.spinner);
     this.spinner = undefined;
-    this.writeStep("\r\x1b[K");
+    if (this.spinnerShown) this.writeStep("\r\x1b[K");
+    this.spinnerShown = false;
   }
 }
 
@@ -149,25 +174,4 @@ export function formatSize(content: string): string {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** --trace FILE: every event as one JSON line, written at once so a crash loses nothing already done. */
-export function traceWriter(file: string): (event: StepEvent) => void {
-  const fd = fs.openSync(file, "a");
-  return (event) => {
-    if (event.type === "model_start") return;
-    const record =
-      event.type === "tool"
-        ? {
-            ...event,
-            result: {
-              content: event.result.content,
-              is_error: event.result.isError,
-              chars: event.result.content.length,
-              estimated_tokens: estimateTokens(event.result.content),
-            },
-          }
-        : event;
-    fs.writeSync(fd, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
-  };
 }

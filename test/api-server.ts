@@ -16,7 +16,8 @@ export type Scripted =
   | { kind: "stream_error"; type: string; message: string }
   | { kind: "stall"; text: string }
   | { kind: "count"; input_tokens: number }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  | { kind: "slow"; ms: number; then: Scripted };
 
 export const text = (text: string): Block => ({ type: "text", text });
 export const toolUse = (id: string, name: string, input: Record<string, unknown>): Block => ({
@@ -48,6 +49,8 @@ export const stall = (text: string): Scripted => ({ kind: "stall", text });
 export const count = (input_tokens: number): Scripted => ({ kind: "count", input_tokens });
 /** Receives the request and never answers (until the client gives up). */
 export const hang: Scripted = { kind: "hang" };
+/** Answers `then` after `ms` milliseconds: a turn that takes a while, to type during. */
+export const slow = (ms: number, then: Scripted): Scripted => ({ kind: "slow", ms, then });
 
 export interface RecordedRequest {
   path: string;
@@ -83,9 +86,14 @@ export async function startApiServer(): Promise<ApiServer> {
 
     const queue = req.method === "POST" ? queues[path] : undefined;
     // Nothing scripted: a 400 (never retried) that says so, so the test fails clearly.
-    const next =
+    let next =
       queue?.shift() ??
       apiError(400, "invalid_request_error", `api-server: nothing scripted for ${req.method} ${path}`);
+    while (next.kind === "slow") {
+      const { ms, then } = next;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      next = then;
+    }
     if (next.kind === "hang") return; // the socket stays open until the client aborts
     if (next.kind === "error")
       return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });

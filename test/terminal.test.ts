@@ -1,75 +1,12 @@
-// The terminal path: the REPL under a real pseudo-terminal. util-linux
-// `script` runs the CLI on a new pty and relays our pipe to it, so
-// readline-sync reads a real /dev/tty, and Ctrl-C / Ctrl-D are the bytes a
-// keyboard sends (\x03 / \x04), turned into SIGINT / end of input by the pty.
-import type { ChildProcess } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+// The terminal path: the REPL under a real pseudo-terminal (test/pty.ts).
+// Scout keeps the terminal in raw mode, so Ctrl-C / Ctrl-D arrive as the
+// bytes \x03 / \x04 and the pty sends no SIGINT to anyone.
+import { describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
-import { type Launch, makeTree, startCli } from "./helpers.js";
+import { type Launch, makeTree } from "./helpers.js";
+import { prompts, scoutOnPty } from "./pty.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
-/** Long enough for a slow CI machine; a watchdog, not a timing assertion. */
-const WAIT_MS = 30_000;
-
-let children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  children = [];
-});
-
-/** Runs Scout on a pseudo-terminal, directly or through `npm start` as a learner does (npm, then a shell, then Scout). */
-function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, launch: Launch = "pty") {
-  let onData = () => {};
-  const {
-    child,
-    output,
-    exited: run,
-  } = startCli(["--cwd", root], {
-    launch,
-    env: {
-      ANTHROPIC_API_KEY: undefined,
-      ANTHROPIC_AUTH_TOKEN: undefined,
-      NO_COLOR: undefined,
-      npm_config_update_notifier: "false",
-      ...env,
-    },
-    timeoutMs: 4 * WAIT_MS, // a watchdog for the whole session, not a timing assertion
-    onData: () => onData(),
-  });
-  children.push(child);
-  const exited = run.then((result) => result.code);
-  return {
-    exited,
-    /** Everything the terminal showed, colour codes left in. */
-    raw: () => output.all,
-    /** What a person reads: no colour codes, no \r. */
-    screen: () => plain(output.all),
-    /** Types a line (Enter is \r on a terminal), or raw key bytes. */
-    type: (keys: string) => child.stdin.write(keys),
-    /** Resolves when the screen matches; fails with the screen so far if it never does. */
-    waitFor(pattern: RegExp): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output.all)}`)),
-          WAIT_MS,
-        );
-        onData = () => {
-          if (!pattern.test(plain(output.all))) return;
-          clearTimeout(timer);
-          // readline-sync starts reading just after it prints the prompt: give it a moment before typing.
-          setTimeout(resolve, 100);
-        };
-        onData();
-      });
-    },
-  };
-}
-
-function plain(text: string): string {
-  return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").replace(/\r/g, "");
-}
-/** n prompts on the screen. */
-const prompts = (n: number) => new RegExp(`(you > [^]*){${n}}`);
 
 describe("the REPL on a terminal", { timeout: 60_000 }, () => {
   it("shows the banner and prompt, answers with visible steps, and /exit quits with status 0", async () => {
@@ -121,17 +58,30 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(pty.screen()).toMatch(/you > \n$/);
   });
 
-  it("Ctrl-C at the prompt quits (killed by SIGINT: status 130)", async () => {
+  it("Ctrl-C at an empty prompt says how to leave; a second one leaves with status 0", async () => {
     const pty = scoutOnPty(makeTree(FILES));
     await pty.waitFor(/you > /);
     pty.type("\x03");
-    expect(await pty.exited).toBe(130);
+    await pty.waitFor(/press Ctrl-C again or Ctrl-D[^]*you > /);
+    pty.type("\x03");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen().match(/press Ctrl-C again/g)).toHaveLength(1);
   });
 
-  // Under `npm start` the terminal's SIGINT would reach npm and its shell too; Scout reads Ctrl-C as a key during a turn, so none is sent.
-  it.each([
-    ["started directly", "pty" as const],
-    ["started by `npm start`, so npm and its shell exit 0 with Scout", "pty-npm-start" as const],
+  it("Ctrl-C at the prompt, started by `npm start` under /bin/sh: npm and its shell exit 0 too", async () => {
+    const root = makeTree(FILES);
+    const pty = scoutOnPty(root, { SHELL: "/bin/sh" }, { launch: "pty-npm-start" });
+    await pty.waitFor(/you > /);
+    pty.type("\x03");
+    await pty.waitFor(/press Ctrl-C again/);
+    pty.type("\x03");
+    expect(await pty.exited).toBe(0);
+  });
+
+  // Under `npm start` the terminal's SIGINT would reach npm and its shell too; Scout reads Ctrl-C as a key, so none is sent.
+  it.each<[string, Launch]>([
+    ["started directly", "pty"],
+    ["started by `npm start`, so npm and its shell exit 0 with Scout", "pty-npm-start"],
   ])(
     "Ctrl-C during a Claude turn cancels it, shows the prompt again, and the next question works (%s)",
     async (_, launch) => {
@@ -139,12 +89,13 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
       try {
         api.script(hang, reply([text("The second answer.")]));
         const root = makeTree(FILES);
-        const pty = scoutOnPty(root, { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" }, launch);
+        const env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", SHELL: "/bin/sh" };
+        const pty = scoutOnPty(root, env, { launch });
         await pty.waitFor(/you > /);
         expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
         pty.type("a question that hangs\r");
         await api.waitForRequests(1);
-        await pty.waitFor(/waiting for the model…/); // the indicator, shown while no token has arrived
+        await pty.waitFor(/waiting for the model… \d+ s/); // the indicator, shown while no token has arrived
         pty.type("\x03");
         await pty.waitFor(prompts(2));
         pty.type("the next question\r");

@@ -4,10 +4,14 @@
 // ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL, so any server that speaks the
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Model } from "../agent.js";
+import type { Model, ModelResponse } from "../agent.js";
 import type { Counter } from "../tokens/count.js";
 
 export const DEFAULT_MODEL = "claude-haiku-4-5";
+/** Retries of a call answered 408, 409, 429, 529 or 5xx, or that could not reach the API. */
+export const MAX_RETRIES = 2;
+/** The longest wait before a retry, whatever the server's retry-after header asks for. */
+const MAX_RETRY_WAIT_S = 60;
 /** The longest answer one model call may write. */
 export const MAX_OUTPUT_TOKENS = 4096;
 
@@ -24,41 +28,101 @@ async function loadSdk() {
 let client: Anthropic | undefined;
 export async function getClient(): Promise<Anthropic> {
   const Sdk = await loadSdk();
-  client ??= new Sdk(); // retries 429, 529 and 5xx itself (2 retries, with backoff)
+  // Scout retries itself (withRetries), so that it can say when it waits and why.
+  client ??= new Sdk({ maxRetries: 0 });
   return client;
 }
 
-export function claudeModel(name = DEFAULT_MODEL): Model {
+/** Called before each retry with a line such as "rate limited (429), retrying in 2 s (1/2)". */
+export type RetryNotice = (text: string) => void;
+
+/**
+ * Runs an API call, and again after a wait when it failed in a way that may
+ * pass (rate limits, overloads, server errors, the network), at most
+ * MAX_RETRIES times. The wait is the server's retry-after, else 1 s, 2 s.
+ */
+export async function withRetries<T>(call: () => Promise<T>, onRetry?: RetryNotice, signal?: AbortSignal): Promise<T> {
+  const Sdk = await loadSdk();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const why = retryable(Sdk, error);
+      if (!why || attempt > MAX_RETRIES || signal?.aborted) throw error;
+      const header = Number((error as { headers?: Headers }).headers?.get?.("retry-after") ?? Number.NaN);
+      const seconds = Number.isFinite(header) ? Math.min(Math.max(header, 0), MAX_RETRY_WAIT_S) : 2 ** (attempt - 1);
+      onRetry?.(`${why}, retrying in ${seconds} s (${attempt}/${MAX_RETRIES})`);
+      await sleep(seconds * 1000, signal);
+    }
+  }
+}
+
+/** Why an error may pass if tried again ("rate limited (429)"), or undefined if it will not. */
+function retryable(Sdk: Awaited<ReturnType<typeof loadSdk>>, error: unknown): string | undefined {
+  if (error instanceof Sdk.APIUserAbortError) return undefined;
+  if (error instanceof Sdk.APIConnectionError) return "could not reach the API";
+  if (!(error instanceof Sdk.APIError) || error.status === undefined) return undefined; // mid-stream errors too
+  const status = error.status;
+  if (status === 429) return "rate limited (429)";
+  if (status === 529) return "overloaded (529)";
+  if (status >= 500) return `server error (${status})`;
+  if (status === 408 || status === 409) return `request timeout or conflict (${status})`;
+  return undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+export function claudeModel(name = DEFAULT_MODEL, onRetry?: RetryNotice): Model {
   return {
     name,
-    async createMessage(request, { signal, onText }) {
-      const sdk = await getClient();
-      // Streaming, so the answer appears as it is written.
-      const stream = sdk.messages.stream(
-        {
-          model: name,
-          max_tokens: MAX_OUTPUT_TOKENS,
-          system: request.system,
-          tools: request.tools,
-          messages: request.messages,
-        },
-        { signal },
-      );
-      if (onText) stream.on("text", (delta) => onText(delta));
-      const message = await stream.finalMessage();
-      return {
-        model: message.model,
-        content: message.content as Anthropic.ContentBlockParam[],
-        stop_reason: message.stop_reason,
-        usage: message.usage,
-      };
+    createMessage: (request, options) =>
+      withRetries(() => streamMessage(name, request, options), onRetry, options.signal),
+  };
+}
+
+/** One streamed call, so the answer appears as it is written. */
+async function streamMessage(
+  name: string,
+  request: Parameters<Model["createMessage"]>[0],
+  { signal, onText }: Parameters<Model["createMessage"]>[1],
+): Promise<ModelResponse> {
+  const sdk = await getClient();
+  const stream = sdk.messages.stream(
+    {
+      model: name,
+      max_tokens: MAX_OUTPUT_TOKENS,
+      system: request.system,
+      tools: request.tools,
+      messages: request.messages,
     },
+    { signal },
+  );
+  if (onText) stream.on("text", (delta) => onText(delta));
+  const message = await stream.finalMessage();
+  return {
+    model: message.model,
+    content: message.content as Anthropic.ContentBlockParam[],
+    stop_reason: message.stop_reason,
+    usage: message.usage,
   };
 }
 
 /** Exact counts from the API's free count_tokens endpoint (one request per count). */
-export function exactCounter(): Counter {
-  return async (request) => (await (await getClient()).messages.countTokens(request)).input_tokens;
+export function exactCounter(onRetry?: RetryNotice): Counter {
+  return (request) =>
+    withRetries(async () => (await (await getClient()).messages.countTokens(request)).input_tokens, onRetry);
 }
 
 /** One line that says what went wrong with an API call, with the API's own message. */
@@ -81,8 +145,10 @@ export async function describeApiError(error: unknown): Promise<string> {
     return `${what}, in the middle of the answer: ${apiMessage}`;
   }
   const status = error.status;
-  if (status === 401 || status === 403)
+  if (status === 401)
     return `bad key: the API refused the credentials (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN): ${apiMessage}`;
+  if (status === 403)
+    return `forbidden (403): the key was accepted but may not do this (the model, or the organization's permissions): ${apiMessage}`;
   if (status === 429) return `rate limited, still after retries: ${apiMessage}`;
   if (status === 529) return `overloaded, still after retries: ${apiMessage}`;
   if (status >= 500) return `server error (${status}), still after retries: ${apiMessage}`;

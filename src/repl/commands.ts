@@ -1,0 +1,78 @@
+// The slash commands: what a person can do at the prompt besides asking.
+import type { ContentBlock } from "../agent.js";
+import { escapeControl } from "../escape.js";
+import { tools } from "../tools/index.js";
+import type { Session } from "./session.js";
+
+export const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
+  /model [NAME]   show the model, or switch to NAME
+  /history        the conversation so far: questions, tool calls, answers
+  /clear          start over: forget the conversation (/reset does the same)
+  /step on|off    step-through mode: pause before each model call and tool call
+  /tools          the tools the model can call
+  /tokens         what the tool schemas cost, and what this session has used
+  /help           this help
+  /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
+Ctrl-C cancels a running turn, or clears the line. Up/Down recall earlier questions.
+A multi-line paste is one question; its line breaks show as ⏎.`;
+
+/** What a command may change beyond the session: step-through mode exists only on a terminal. */
+export interface CommandContext {
+  setStepping?: (on: boolean) => void;
+}
+
+/** Handles a /command. Returns "exit" for /exit. */
+export async function runCommand(session: Session, line: string, context: CommandContext = {}): Promise<"exit" | void> {
+  const [name, ...args] = line.trim().split(/\s+/);
+  const print = (text: string) => console.log(escapeControl(text));
+  if (name === "/exit" || name === "/quit") return "exit";
+  if (name === "/help") print(HELP);
+  else if (name === "/tools")
+    for (const tool of tools) print(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
+  else if (name === "/tokens") {
+    try {
+      print(await session.options.schemaCosts(session.choice));
+    } catch (error) {
+      print(`(could not count the schemas: ${await session.options.describeError(error)})`);
+    }
+    print(`\n${session.usage.format(session.choice.estimated)}`);
+  } else if (name === "/model") {
+    if (args.length === 0) return print(`model: ${session.choice.label}`);
+    const chosen = session.options.chooseModel(args[0]);
+    if (typeof chosen === "string") return print(chosen);
+    session.choice = chosen;
+    print(`model: ${chosen.label} (the conversation carries over)`);
+  } else if (name === "/history") print(transcript(session) || "(no conversation yet)");
+  else if (name === "/clear" || name === "/reset") {
+    session.clear();
+    print("(conversation cleared: the next question starts a new one)");
+  } else if (name === "/step") {
+    if (!context.setStepping) return print("/step works only on a terminal");
+    if (args[0] !== "on" && args[0] !== "off")
+      return print(`step-through is ${session.pause ? "on" : "off"}; /step on or /step off`);
+    context.setStepping(args[0] === "on");
+    print(`(step-through ${args[0]})`);
+  } else print(`unknown command ${name}; try /help`);
+}
+
+/** /history: each question, each tool call on one line, each answer. */
+export function transcript(session: Session): string {
+  const lines: string[] = [];
+  for (const message of session.history) {
+    if (typeof message.content === "string") {
+      lines.push(message.role === "user" ? `you > ${message.content}` : message.content);
+      continue;
+    }
+    for (const block of message.content as ContentBlock[]) {
+      if (block.type === "tool_use") lines.push(`  ${block.name} ${JSON.stringify(block.input)}`);
+      else if (block.type === "text" && message.role === "assistant") lines.push(block.text);
+      else if (block.type === "tool_result" && block.is_error) lines.push("    (error)");
+    }
+  }
+  return lines.join("\n");
+}
+
+/** A description's first sentence: up to the first period and space that do not end "e.g.". */
+function firstSentence(text: string): string {
+  return /^.*?(?<!e\.g)\.(?=\s)/.exec(text)?.[0] ?? text;
+}

@@ -1,0 +1,92 @@
+// Scout without a terminal: one question per line of piped stdin, or one -p question (piped stdin sent along).
+//
+// SIGINT cancels the turn and ends the whole batch.
+import readline from "node:readline";
+import { formatCount } from "../tokens/count.js";
+import { runCommand } from "./commands.js";
+import { type Outcome, type Session, say } from "./session.js";
+
+/** Most characters of piped stdin sent along with a -p question (1 MiB of ASCII, ~250k tokens). */
+export const MAX_PIPED_CHARS = 1024 * 1024;
+/** Exit statuses: answered, a model call (or the API) failed, usage error, cancelled by Ctrl-C / SIGINT. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/** Ctrl-C in a pipe, or `kill -INT`: cancels the running turn and stops the batch. */
+function onSigint(session: Session, stop: () => void): () => void {
+  const handler = () => {
+    session.cancel();
+    stop();
+  };
+  process.on("SIGINT", handler);
+  return () => process.off("SIGINT", handler);
+}
+
+/** One question per line of stdin; exit status 1 if any model call failed, 130 after SIGINT. */
+export async function runPiped(session: Session): Promise<number> {
+  let failed = false;
+  let interrupted = false;
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const off = onSigint(session, () => {
+    interrupted = true;
+    lines.close();
+  });
+  try {
+    for await (const line of lines) {
+      if (interrupted) break;
+      if (line.trim() === "") continue;
+      if (line.startsWith("/")) {
+        if ((await runCommand(session, line)) === "exit") break;
+        continue;
+      }
+      if ((await session.ask(line)) === "failed") failed = true;
+      if (interrupted) break;
+    }
+  } finally {
+    off();
+    process.stdin.destroy(); // after /exit or SIGINT: an open stdin would keep Scout running
+  }
+  return interrupted ? EXIT.cancelled : failed ? EXIT.failed : EXIT.ok;
+}
+
+/** `-p "question"`: stdin, when piped, goes along with the question; --json prints one object for scripts. */
+export async function runOnce(session: Session, question: string, options: { json?: boolean }): Promise<number> {
+  const started = Date.now();
+  let interrupted = false;
+  const off = onSigint(session, () => {
+    interrupted = true;
+  });
+  let outcome: Outcome;
+  try {
+    const piped = process.stdin.isTTY ? "" : await readStdin();
+    if (piped.length > MAX_PIPED_CHARS) {
+      say(
+        `scout: piped stdin is ${formatCount(piped.length)} characters; at most ${formatCount(MAX_PIPED_CHARS)} go with -p`,
+      );
+      return EXIT.usage;
+    }
+    if (piped) say(`(stdin: ${formatCount(piped.length)} characters sent with the question)`);
+    const full = piped ? `${question}\n\n<stdin>\n${piped}\n</stdin>` : question;
+    outcome = await session.ask(full, piped ? piped.length : undefined);
+  } finally {
+    off();
+  }
+  if (options.json) {
+    const { text, stopReason, steps, usage, error } = session.last;
+    const report = { answer: text, stop_reason: stopReason || null, steps, usage, duration_ms: Date.now() - started };
+    console.log(JSON.stringify(error ? { ...report, error } : report));
+  }
+  if (interrupted || outcome === "cancelled") return EXIT.cancelled;
+  return outcome === "failed" ? EXIT.failed : EXIT.ok;
+}
+
+/** All of piped stdin, read until it ends, stopping just past the cap so memory stays bounded. */
+async function readStdin(): Promise<string> {
+  let text = "";
+  process.stdin.setEncoding("utf8");
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.length > MAX_PIPED_CHARS) break;
+  }
+  process.stdin.destroy();
+  return text;
+}

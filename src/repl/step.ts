@@ -1,0 +1,54 @@
+// Step-through mode (--step, /step on): the loop pauses before each decision and waits for one key.
+//
+// The pause is one synchronous call, readline-sync's keyIn, so the loop in
+// src/agent.ts stays a straight line: `pause(decision)` returns, then the
+// loop goes on. keyIn reads the terminal itself (/dev/tty) and puts it back
+// in cooked mode, with stdin paused; `afterKey` lets the caller undo that.
+import readlineSync from "readline-sync";
+import type { Decision, Verdict } from "../agent.js";
+import { escapeControl } from "../escape.js";
+import { formatCount } from "../tokens/count.js";
+
+/** Tool inputs longer than this are clipped in the pause line. */
+const MAX_INPUT_CHARS = 200;
+export const STEP_KEYS = "space runs it · s skips the tool · c continues to the end of the turn · q ends the turn";
+
+/**
+ * A pause for runTurn. `nextStep()` is the [n] the step log will give the
+ * step. "c" stops pausing until `newTurn()`.
+ */
+export function stepper(nextStep: () => number, afterKey: () => void = () => {}) {
+  let continuing = false;
+  return {
+    newTurn(): void {
+      continuing = false;
+    },
+    pause(decision: Decision): Verdict {
+      if (continuing) return "run";
+      const what =
+        decision.type === "model"
+          ? `model call with ${decision.messages} message${decision.messages === 1 ? "" : "s"}, ${formatCount(decision.inputTokensSoFar)} input tokens so far this turn`
+          : `${decision.name} ${clip(JSON.stringify(decision.input))}`;
+      const keys = decision.type === "tool" ? "[space/s/c/q]" : "[space/c/q]";
+      const key = readlineSync.keyIn(`⏸ [${nextStep()}] next: ${escapeControl(what)} ${keys} `, {
+        limit: decision.type === "tool" ? " scq" : " cq",
+        hideEchoBack: true,
+        mask: "",
+      });
+      process.stdout.write(`${describeKey(key)}\n`);
+      afterKey();
+      if (key === "c") continuing = true;
+      if (key === "q") return "quit";
+      if (key === "s") return "skip";
+      return "run";
+    },
+  };
+}
+
+function describeKey(key: string): string {
+  return { " ": "run", s: "skip", c: "continue", q: "quit" }[key] ?? key;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
+}

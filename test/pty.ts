@@ -1,0 +1,103 @@
+// Scout on a real pseudo-terminal, for tests: util-linux `script` runs the CLI on a new pty (helpers.ts, startCli).
+//
+// Scout keeps the terminal in raw mode, so Ctrl-C / Ctrl-D arrive as the bytes
+// a keyboard sends (\x03 / \x04), and the pty sends no SIGINT to anyone.
+import type { ChildProcess } from "node:child_process";
+import { afterEach } from "vitest";
+import { type Launch, startCli } from "./helpers.js";
+
+/** Long enough for a slow CI machine; a watchdog, not a timing assertion. */
+export const WAIT_MS = 30_000;
+
+let children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  children = [];
+});
+
+export interface PtyOptions {
+  /** "pty" (default) runs the CLI itself; "pty-npm-start" through `npm start`, as a learner does. */
+  launch?: Launch;
+  /** The arguments; default `--cwd ROOT` and `extraArgs`. */
+  args?: string[];
+  extraArgs?: string[];
+}
+
+/** Runs Scout on a pseudo-terminal in `root`, offline and with no history file unless `env` says otherwise. */
+export function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, options: PtyOptions = {}) {
+  let onData = () => {};
+  const {
+    child,
+    output,
+    exited: run,
+  } = startCli(options.args ?? ["--cwd", root, ...(options.extraArgs ?? [])], {
+    launch: options.launch ?? "pty",
+    env: {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      NO_COLOR: undefined,
+      npm_config_update_notifier: "false",
+      SCOUT_HISTORY: "", // no history file, unless a test asks for one
+      ...env,
+    },
+    timeoutMs: 4 * WAIT_MS, // a watchdog for the whole session, not a timing assertion
+    onData: () => onData(),
+  });
+  children.push(child);
+  const exited = run.then((result) => result.code);
+  /** Resolves when the terminal has printed more than `before` characters. */
+  const echoed = (before: number) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no echo after a key:\n${plain(output.all)}`)), WAIT_MS);
+      onData = () => {
+        if (output.all.length === before) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      onData();
+    });
+  return {
+    exited,
+    /** Everything the terminal showed, colour codes left in. */
+    raw: () => output.all,
+    /** What a person reads: no colour codes, no \r. */
+    screen: () => plain(output.all),
+    /** Types a line (Enter is \r on a terminal), or raw key bytes. */
+    type: (keys: string) => child.stdin.write(keys),
+    /**
+     * Types keys one at a time, as a person does, each after the echo of the
+     * one before (readline takes keys that arrive in one chunk as a paste).
+     */
+    async keys(...keys: string[]): Promise<void> {
+      for (const key of keys) {
+        const before = output.all.length;
+        child.stdin.write(key);
+        await echoed(before);
+      }
+    },
+    /** Resolves when the screen matches; fails with the screen so far if it never does. */
+    waitFor(pattern: RegExp): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output.all)}`)),
+          WAIT_MS,
+        );
+        onData = () => {
+          if (!pattern.test(plain(output.all))) return;
+          clearTimeout(timer);
+          // the prompt is printed just before Scout reads: give it a moment before typing.
+          setTimeout(resolve, 100);
+        };
+        onData();
+      });
+    },
+  };
+}
+
+/** Colour and cursor codes and \r removed (bracketed-paste switches, ESC[?2004h, included). */
+export function plain(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+}
+
+/** n prompts on the screen. */
+export const prompts = (n: number) => new RegExp(`(you > [sS]*){${n}}`);
