@@ -1,12 +1,12 @@
 // The loop against a scripted model: every request it sends is recorded, so
 // the tests assert the exact history the model saw on each call.
 import { describe, expect, it } from "vitest";
-import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
+import { TurnQuit, runTurn, type Decision, type MessageParam, type StepEvent, type Verdict } from "../src/agent.js";
 import { type ScriptedReply as Reply, scriptedModel, text, toolUse as use } from "../src/models/scripted.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree } from "./helpers.js";
 
-function setup(replies: Reply[], maxSteps?: number) {
+function setup(replies: Reply[], maxSteps?: number, pause?: (decision: Decision) => Verdict) {
   const root = makeTree({ "src/app.ts": "export function main() {\n  return 42;\n}\n", "README.md": "# demo\n" });
   const model = scriptedModel(replies);
   const { requests } = model;
@@ -19,6 +19,7 @@ function setup(replies: Reply[], maxSteps?: number) {
       maxSteps,
       signal,
       onStep: (e) => events.push(e),
+      pause,
     });
   return { run, requests, events, history };
 }
@@ -157,12 +158,61 @@ describe("runTurn", () => {
       { content: [text("ok")], stop_reason: "end_turn" },
     ]);
     await run("q");
-    expect(events.map((e) => e.type)).toEqual(["model_start", "model", "tool", "model_start", "model", "turn"]);
-    const tool = events[2];
+    expect(events.map((e) => e.type)).toEqual([
+      "model_start",
+      "model",
+      "tool_start",
+      "tool",
+      "model_start",
+      "model",
+      "turn",
+    ]);
+    const tool = events[3];
     expect(tool).toMatchObject({ type: "tool", step: 1, name: "grep", input: { pattern: "main" } });
-    expect(events[5]).toMatchObject({
+    expect(events[1]).toMatchObject({ type: "model", content: [use("t1", "grep", { pattern: "main" })] });
+    expect(events[6]).toMatchObject({
       type: "turn",
       result: { toolCalls: ["grep"], usage: { input_tokens: 20, output_tokens: 10 } },
     });
+  });
+
+  it("pause: asked before each model call and each tool; skip sends an is_error result; the rest runs", async () => {
+    const decisions: Decision[] = [];
+    const verdicts: Verdict[] = ["run", "skip", "run"];
+    const { run, requests } = setup(
+      [
+        { content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" },
+        { content: [text("skipped")], stop_reason: "end_turn" },
+      ],
+      undefined,
+      (decision) => {
+        decisions.push(decision);
+        return verdicts.shift()!;
+      },
+    );
+    await run("q");
+    expect(decisions).toEqual([
+      { type: "model", step: 1, messages: 1, inputTokensSoFar: 0 },
+      { type: "tool", step: 1, name: "grep", input: { pattern: "main" } },
+      { type: "model", step: 2, messages: 3, inputTokensSoFar: 10 },
+    ]);
+    expect(requests[1].messages[2].content).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: "Not run: skipped by the user (step-through mode).",
+        is_error: true,
+      },
+    ]);
+  });
+
+  it("pause: quit ends the turn as a cancel does, leaving the history as it was", async () => {
+    const { run, history } = setup(
+      [{ content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" }],
+      undefined,
+      (decision) => (decision.type === "tool" ? "quit" : "run"),
+    );
+    await expect(run("q")).rejects.toBeInstanceOf(TurnQuit);
+    expect(history).toEqual([]);
   });
 });

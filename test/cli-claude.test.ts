@@ -15,7 +15,7 @@ import {
   toolUse,
   type ApiServer,
 } from "./api-server.js";
-import { makeTree, runCli, startCli } from "./helpers.js";
+import { makeTree, runCli, startCli, treeMaker } from "./helpers.js";
 
 const FILES = {
   "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
@@ -43,6 +43,8 @@ function claudeEnv(extra: Record<string, string | undefined> = {}) {
 const scout = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
   runCli(["--cwd", root, ...args], { cwd: root, input: options.input, env: claudeEnv(options.env), timeoutMs: 60_000 });
 
+const traces = treeMaker();
+const traceDir = () => traces({});
 const messagesOf = (n: number) => api.requests[n].body.messages;
 const stepLines = (stderr: string) => stderr.split("\n").filter((line) => /^\[\d+\] /.test(line));
 
@@ -171,7 +173,7 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
 
   it("--trace writes one JSON object per line, with the full tool input and result", async () => {
     api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
-    const trace = path.join(root, "trace.jsonl");
+    const trace = path.join(traceDir(), "trace.jsonl"); // outside the workspace, where grep would find it
     const run = await scout(["-p", "who calls normpath?", "--trace", trace]);
     expect(run.code).toBe(0);
 
@@ -180,14 +182,78 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(records.map((record) => record.type)).toEqual(["model", "tool", "model", "turn"]);
+    expect(records.map((record) => record.type)).toEqual(["question", "model", "tool", "model", "turn"]);
+    expect(records[0]).toMatchObject({ text: "who calls normpath?" });
+    // n is the step log's [n]; the model's whole message is there, tool_use blocks included.
     expect(records[1]).toMatchObject({
+      n: 1,
+      stopReason: "tool_use",
+      usage: { input_tokens: 100, output_tokens: 20 },
+      request: { messages: 1 },
+      content: [{ type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "normpath" } }],
+    });
+    expect(records[2]).toMatchObject({
+      n: 2,
       name: "grep",
       input: { pattern: "normpath" },
       result: { content: "app.py:4:    return os.path.normpath(p)", is_error: false },
     });
-    expect(records[0]).toMatchObject({ stopReason: "tool_use", usage: { input_tokens: 100, output_tokens: 20 } });
-    expect(records[3].result).toMatchObject({ text: "app.py:4", toolCalls: ["grep"], modelCalls: 2 });
+    expect(records[3]).toMatchObject({ n: 3, request: { messages: 3 }, content: [{ type: "text", text: "app.py:4" }] });
+    expect(records[4].result).toMatchObject({ text: "app.py:4", toolCalls: ["grep"], modelCalls: 2 });
+    expect(stepLines(run.stderr).map((line) => line.split(" ")[0])).toEqual(["[1]", "[2]", "[3]"]);
+  });
+
+  it("--trace of a failed first turn holds the question and the failure", async () => {
+    api.script(apiError(400, "invalid_request_error", "prompt is too long"));
+    const trace = path.join(traceDir(), "trace.jsonl"); // outside the workspace, where grep would find it
+    const run = await scout(["-p", "hello?", "--trace", trace]);
+    expect(run.code).toBe(1);
+    const records = fs
+      .readFileSync(trace, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(records).toMatchObject([
+      { type: "question", text: "hello?" },
+      { type: "failure", kind: "api_error", message: "invalid request (400): prompt is too long" },
+    ]);
+  });
+
+  it("-p with piped stdin sends it along with the question, delimited, and says how big it was", async () => {
+    api.script(reply([text("It divides.")]));
+    const run = await scout(["-p", "explain this"], { input: "def f(x):\n    return x / 2\n" });
+    expect(run.code).toBe(0);
+    expect(messagesOf(0)).toEqual([
+      { role: "user", content: "explain this\n\n<stdin>\ndef f(x):\n    return x / 2\n\n</stdin>" },
+    ]);
+    expect(run.stderr).toContain("(stdin: 27 characters sent with the question)\n");
+    expect(run.stdout).toBe("It divides.\n");
+  });
+
+  it("--json with -p: one JSON object on stdout with the answer, steps, usage and duration", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
+    const run = await scout(["-p", "who calls normpath?", "--json"]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      answer: "app.py:4",
+      stop_reason: "end_turn",
+      steps: [
+        { n: 1, type: "model", stop_reason: "tool_use" },
+        { n: 2, type: "tool", name: "grep", input: { pattern: "normpath" }, is_error: false, skipped: false },
+        { n: 3, type: "model", stop_reason: "end_turn" },
+      ],
+      usage: { input_tokens: 200, output_tokens: 40 },
+    });
+    expect(report.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(run.stdout.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("--json when the model call fails: the object says why, exit status 1", async () => {
+    api.script(apiError(400, "invalid_request_error", "nope"));
+    const run = await scout(["-p", "hello?", "--json"]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ answer: "", error: "invalid request (400): nope" });
   });
 });
 
@@ -231,7 +297,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
 
   it("--trace keeps every step already done when Scout is killed mid-turn", async () => {
     api.script(reply([toolUse("toolu_1", "grep", { pattern: "safe_path" })]), hang);
-    const trace = path.join(root, "trace.jsonl");
+    const trace = path.join(traceDir(), "trace.jsonl"); // outside the workspace, where grep would find it
     const { child, exited } = startScout(["--trace", trace]);
     child.stdin.end("where is safe_path?\n");
     await api.waitForRequests(2); // the grep has run and its result is on its way back
@@ -243,18 +309,23 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(records.map((record) => record.type)).toEqual(["model", "tool"]);
-    expect(records[1].result.content).toBe("app.py:3:def safe_path(p):");
+    expect(records.map((record) => record.type)).toEqual(["question", "model", "tool"]);
+    expect(records[2].result.content).toBe("app.py:3:def safe_path(p):");
   });
 
-  it("a 529 answered once is retried by the SDK, and the user only sees the answer", async () => {
-    api.script(apiError(529, "overloaded_error", "Overloaded"), reply([text("Fine now.")]));
+  it.each([
+    [529, "overloaded_error", "overloaded (529)"],
+    [429, "rate_limit_error", "rate limited (429)"],
+  ])("a %i answered once is retried, with one line saying so and how long it waits", async (status, type, why) => {
+    api.script(apiError(status, type, "Try later"), reply([text("Fine now.")]));
     const run = await scout(["-p", "hello?"]);
 
     expect(api.requests).toHaveLength(2);
     expect(api.requests[1].body).toEqual(api.requests[0].body);
     expect(run.stdout).toBe("Fine now.\n");
-    expect(run.stderr).not.toMatch(/overloaded|error/i);
+    expect(run.stderr.split("\n").filter((line) => /retry|error/i.test(line))).toEqual([
+      `(${why}, retrying in 1 s (1/2))`,
+    ]);
     expect(run.code).toBe(0);
   });
 
@@ -263,7 +334,9 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     api.script(overloaded, overloaded, overloaded, reply([text("Back.")]));
     const run = await scout([], { input: "first?\nsecond?\n" });
 
-    expect(api.requests).toHaveLength(4); // the first try and the SDK's 2 retries, then the second question
+    expect(api.requests).toHaveLength(4); // the first try and 2 retries, then the second question
+    expect(run.stderr).toContain("(overloaded (529), retrying in 1 s (1/2))\n");
+    expect(run.stderr).toContain("(overloaded (529), retrying in 2 s (2/2))\n");
     expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual([
       "scout: overloaded, still after retries: Overloaded",
     ]);
@@ -330,20 +403,32 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     expect(run.code).toBe(1);
   });
 
-  it("a server that is not there is one line naming the address, after the SDK's retries", async () => {
+  it("a 403 says forbidden, not a bad key", async () => {
+    api.script(apiError(403, "permission_error", "this key may not use that model"));
+    const run = await scout(["-p", "hello?"]);
+    expect(run.stderr).toMatch(/^scout: forbidden \(403\): .*this key may not use that model$/m);
+    expect(run.stderr).not.toContain("bad key");
+    expect(run.code).toBe(1);
+  });
+
+  it("a server that is not there is one line naming the address, after two retries", async () => {
     const gone = api.url;
     await api.close(); // nothing listens on that port now
     const run = await scout(["-p", "hello?"], { env: { ANTHROPIC_BASE_URL: gone } });
 
     const lines = run.stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(
+    expect(lines.slice(0, 2)).toEqual([
+      "(could not reach the API, retrying in 1 s (1/2))",
+      "(could not reach the API, retrying in 2 s (2/2))",
+    ]);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe(
       `scout: network: could not reach the API at ${gone} (connect ECONNREFUSED ${gone.replace("http://", "")})`,
     );
     expect(run.code).toBe(1);
   });
 
-  it("Ctrl-C during a turn cancels it, and the next question in stdin is answered", async () => {
+  it("SIGINT during a turn cancels it and ends the whole batch: exit status 130", async () => {
     api.script(hang, reply([text("The second answer.")]));
     const { child, exited } = startScout();
     child.stdin.end("a question that never gets an answer\nthe next question\n");
@@ -352,13 +437,12 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await exited;
 
     expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
-    expect(api.requests).toHaveLength(2);
-    expect(messagesOf(1)).toEqual([{ role: "user", content: "the next question" }]);
-    expect(run.stdout).toBe("The second answer.\n");
-    expect(run.code).toBe(0);
+    expect(api.requests).toHaveLength(1); // the next line is not asked
+    expect(run.stdout).toBe("");
+    expect(run.code).toBe(130);
   });
 
-  it("Ctrl-C in the middle of a streamed answer: no partial answer on stdout", async () => {
+  it("SIGINT in the middle of a streamed answer: no partial answer on stdout, exit status 130", async () => {
     api.script(stall("The answer begins"), reply([text("The second answer.")]));
     const { child, exited } = startScout();
     child.stdin.end("first?\nsecond?\n");
@@ -368,8 +452,19 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     const run = await exited;
 
     expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
-    expect(run.stdout).toBe("The second answer.\n");
-    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.code).toBe(130);
+  });
+
+  it("-p: SIGINT cancels the question, exit status 130", async () => {
+    api.script(hang);
+    const { child, exited } = startScout(["-p", "a question that hangs"]);
+    child.stdin.end();
+    await api.waitForRequests(1);
+    child.kill("SIGINT");
+    const run = await exited;
+    expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
+    expect(run.code).toBe(130);
   });
 
   it("/exit stops reading even while stdin stays open", async () => {

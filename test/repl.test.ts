@@ -73,7 +73,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     await pty.waitFor(/you > /);
     const long = "abcdefghij".repeat(2_000);
     pty.type(`${long}\r`);
-    await pty.waitFor(/Long\.[^]*you > /);
+    await pty.waitFor(/Long\.[\s\S]*you > /);
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
     expect(questions()).toEqual([long]);
@@ -86,7 +86,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     pty.type("\x1b[200~Traceback (most recent call last):\r  File \"app.py\", line 3\rKeyError: 'x'\x1b[201~");
     await pty.waitFor(/KeyError: 'x'/);
     pty.type("\r");
-    await pty.waitFor(/Pasted\.[^]*you > /);
+    await pty.waitFor(/Pasted\.[\s\S]*you > /);
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
     expect(questions()).toEqual(["Traceback (most recent call last):\n  File \"app.py\", line 3\nKeyError: 'x'"]);
@@ -101,7 +101,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     pty.type("first question\r");
     await api.waitForRequests(1);
     pty.type("second question"); // while the first turn runs
-    await pty.waitFor(/First answer\.[^]*you > second question/);
+    await pty.waitFor(/First answer\.[\s\S]*you > second question/);
     pty.type("\r");
     await pty.waitFor(/Second answer\./);
     pty.type("/exit\r");
@@ -208,7 +208,7 @@ describe("step-through mode", { timeout: 90_000 }, () => {
     const pty = scoutOnPty(tree(FILES));
     await pty.waitFor(/you > /);
     pty.type("/step on\r");
-    await pty.waitFor(/step-through on[^]*you > /);
+    await pty.waitFor(/step-through on[\s\S]*you > /);
     pty.type("where is safe_path defined?\r");
     await pty.waitFor(/⏸ \[1\]/);
     pty.type("q");
@@ -216,7 +216,7 @@ describe("step-through mode", { timeout: 90_000 }, () => {
     pty.type("/step off\r");
     await pty.waitFor(prompts(4));
     pty.type("where is safe_path defined?\r");
-    await pty.waitFor(/is defined at app.py:3[^]*you > /);
+    await pty.waitFor(/is defined at app.py:3[\s\S]*you > /);
     pty.type("\x04");
     expect(await pty.exited).toBe(0);
     expect(pty.screen().match(/⏸/g)).toHaveLength(1);

@@ -39,6 +39,26 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(pty.raw()).toContain("\x1b[2m[1] model"); // step lines are dimmed on a terminal
   });
 
+  it("escape sequences from file names and contents are shown escaped; Scout's own colours stay", async () => {
+    const name = "evil\x1b]0;pwned\x07\x1b[2J.txt";
+    const root = makeTree({ [name]: "token = \x1b]52;c;ZXZpbA==\x07\n" });
+    const pty = scoutOnPty(root);
+    await pty.waitFor(/you > /);
+    pty.type("where is token?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.raw()).not.toMatch(/\x1b\]|\x07|\x1b\[2J/);
+    expect(pty.screen()).toContain("token = \\x1b]52;c;ZXZpbA==\\x07");
+    expect(pty.raw()).toContain("\x1b[2m[1] model"); // dimmed step lines, as before
+
+    const args = ["tool", "read_file", "--cwd", root, JSON.stringify({ path: name })];
+    const tool = scoutOnPty(root, {}, { args });
+    expect(await tool.exited).toBe(0);
+    expect(tool.raw()).not.toMatch(/\x1b\]/);
+    expect(tool.screen()).toContain("1\ttoken = \\x1b]52;c;ZXZpbA==\\x07");
+  });
+
   it("never colours with NO_COLOR set", async () => {
     const pty = scoutOnPty(makeTree(FILES), { NO_COLOR: "1" });
     await pty.waitFor(/you > /);
@@ -62,7 +82,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     const pty = scoutOnPty(makeTree(FILES));
     await pty.waitFor(/you > /);
     pty.type("\x03");
-    await pty.waitFor(/press Ctrl-C again or Ctrl-D[^]*you > /);
+    await pty.waitFor(/press Ctrl-C again or Ctrl-D[\s\S]*you > /);
     pty.type("\x03");
     expect(await pty.exited).toBe(0);
     expect(pty.screen().match(/press Ctrl-C again/g)).toHaveLength(1);
