@@ -6,7 +6,6 @@
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 import fs from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_STEPS } from "./agent.js";
 import { escapeControl } from "./escape.js";
@@ -21,8 +20,7 @@ import { StepLog } from "./steplog.js";
 import { estimateCounter } from "./tokens/count.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens/schema-costs.js";
 import { findTool, runTool, toolNames, tools } from "./tools/index.js";
-import { Trace } from "./trace.js";
-import { Workspace } from "./workspace/workspace.js";
+import { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } from "./options.js";
 
 /** With --offline the key is there: the notice must not ask for one. */
 const OFFLINE_BY_CHOICE_NOTICE = "offline teaching model (--offline): a fixed search-then-read policy, not an LLM";
@@ -71,8 +69,6 @@ What each tool's schema costs in tokens: exact with a key (the API's count_token
   --model NAME    the model to count for (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
   --offline       estimate locally even if a key is set`;
 
-class UsageError extends Error {}
-
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return tokensCommand(argv.slice(1));
@@ -106,9 +102,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (positionals.length)
     throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
-  const maxSteps = Number(values["max-steps"] ?? DEFAULT_MAX_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
-    throw new UsageError(`--max-steps must be a whole number of at least 1, got "${values["max-steps"]}"`);
+  const maxSteps = maxStepsOption(values["max-steps"]);
   if (values.json && values.print === undefined) throw new UsageError('--json goes with -p "question"');
   if (values.step && !process.stdin.isTTY)
     throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
@@ -239,34 +233,6 @@ async function tokensCommand(argv: string[]): Promise<number> {
   }
   console.log(values.json ? JSON.stringify(costs, null, 2) : formatSchemaCosts(costs));
   return 0;
-}
-
-export function openWorkspace(dir = process.cwd()): Workspace {
-  const absolute = path.resolve(dir);
-  if (!fs.existsSync(absolute)) throw new UsageError(`--cwd ${dir}: no such directory (tried ${absolute})`);
-  if (!fs.statSync(absolute).isDirectory())
-    throw new UsageError(`--cwd ${dir}: not a directory, a file (tried ${absolute})`);
-  return new Workspace(dir);
-}
-
-/** ANTHROPIC_BASE_URL, if set, must be an http(s) address; the SDK's own error would not name the variable. */
-function checkBaseUrl(value = process.env.ANTHROPIC_BASE_URL): void {
-  if (value === undefined || value === "") return;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {}
-  if (!url || !["http:", "https:"].includes(url.protocol))
-    throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: "${value}"`);
-}
-
-function openTrace(file: string): Trace {
-  try {
-    return new Trace(file);
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`--trace ${file}: cannot write there (${code ?? message}; tried ${path.resolve(file)})`);
-  }
 }
 
 function readVersion(): string {

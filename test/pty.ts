@@ -100,4 +100,4 @@ export function plain(text: string): string {
 }
 
 /** n prompts on the screen. */
-export const prompts = (n: number) => new RegExp(`(you > [sS]*){${n}}`);
+export const prompts = (n: number) => new RegExp(`(you > [^]*){${n}}`);

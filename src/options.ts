@@ -1,0 +1,46 @@
+// The checks behind the command line's options: each error names the option or variable that caused it.
+import fs from "node:fs";
+import path from "node:path";
+import { DEFAULT_MAX_STEPS } from "./agent.js";
+import { Trace } from "./trace.js";
+import { Workspace } from "./workspace/workspace.js";
+
+/** A mistake in how Scout was called: exit status 2, and a pointer to --help. */
+export class UsageError extends Error {}
+
+/** --cwd DIR: the workspace, which must be a directory (the message shows the absolute path tried). */
+export function openWorkspace(dir = process.cwd()): Workspace {
+  const absolute = path.resolve(dir);
+  if (!fs.existsSync(absolute)) throw new UsageError(`--cwd ${dir}: no such directory (tried ${absolute})`);
+  if (!fs.statSync(absolute).isDirectory())
+    throw new UsageError(`--cwd ${dir}: not a directory, a file (tried ${absolute})`);
+  return new Workspace(dir);
+}
+
+/** ANTHROPIC_BASE_URL, if set, must be an http(s) address; the SDK's own error would not name the variable. */
+export function checkBaseUrl(value = process.env.ANTHROPIC_BASE_URL): void {
+  if (value === undefined || value === "") return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || !["http:", "https:"].includes(url.protocol))
+    throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: "${value}"`);
+}
+
+export function openTrace(file: string): Trace {
+  try {
+    return new Trace(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(`--trace ${file}: cannot write there (${code ?? message}; tried ${path.resolve(file)})`);
+  }
+}
+
+/** --max-steps N: a whole number of at least 1. */
+export function maxStepsOption(value: string | undefined): number {
+  const maxSteps = Number(value ?? DEFAULT_MAX_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new UsageError(`--max-steps must be a whole number of at least 1, got "${value}"`);
+  return maxSteps;
+}
