@@ -2,7 +2,7 @@
 // next to the fastest way to get the same answer without Scout.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import fg from "fast-glob";
 import { runTool } from "../../src/tools/index.js";
@@ -12,7 +12,8 @@ import { Workspace } from "../../src/workspace/workspace.js";
 import { measurePeakRss, runProcess, stopAfterLines, timeInterleaved, timeToOutput, type Timing } from "./measure.js";
 import { TOKENS, type Manifest } from "./tree.js";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** The repository: `npm run` starts scripts there (the bench runs from its compiled copy under node_modules/.cache). */
+export const REPO_ROOT = process.cwd();
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
 const DIST_URL = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
 
