@@ -64,7 +64,7 @@ export async function runOnce(session: Session, question: string, options: { jso
       );
       return EXIT.usage;
     }
-    if (piped) say(`(stdin: ${formatCount(piped.length)} characters sent with the question)`);
+    if (piped) session.options.log.notice(`(stdin: ${formatCount(piped.length)} characters sent with the question)`);
     const full = piped ? `${question}\n\n<stdin>\n${piped}\n</stdin>` : question;
     outcome = await session.ask(full, piped ? piped.length : undefined);
   } finally {
