@@ -35,7 +35,7 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
         hideEchoBack: true,
         mask: "",
       });
-      process.stdout.write(`${describeKey(key)}\n`);
+      process.stderr.write(`${describeKey(key)}\n`); // with the step log: stdout carries only answers
       afterKey();
       if (key === "c") continuing = true;
       if (key === "q") return "quit";
