@@ -56,8 +56,8 @@ describe("the prompt", { timeout: 90_000 }, () => {
     const pty = scoutOnPty(tree(FILES), claude());
     await pty.waitFor(/you > /);
     const [left, right, home, end] = ["\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F"];
-    // Ctrl-A to the start, w, 5 right, 1 left, X; End, !
-    await pty.keys("here is main?", "\x01", "w", right, right, right, right, right, left, "X", end, "!", "\r");
+    // Ctrl-A to the start, w, 5 right, 1 left, X; End, !; all in one chunk, as fast typing or a macro sends it
+    pty.type(["here is main?", "\x01", "w", right, right, right, right, right, left, "X", end, "!", "\r"].join(""));
     await pty.waitFor(prompts(2));
     // Ctrl-U cuts the line; Home, 4 right, Ctrl-K cuts the rest; Ctrl-W cuts a word
     await pty.keys("garbage", "\x15", "what is left?", home, right, right, right, right, "\x0b", " now", "\x17", "\r");

@@ -14,6 +14,14 @@ export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
 /** What a pasted line break shows as on the prompt line; the question gets "\n" back. */
 export const PASTED_NEWLINE = "⏎";
+/**
+ * One key each: an escape sequence, a control key, or a run of plain text.
+ * readline takes several keys that arrive together for a paste and appends
+ * them at the end of the line, whatever the cursor: Ctrl-A then "w" in one
+ * chunk would put the "w" last. A run of plain text stays whole, which is
+ * fast for a long line.
+ */
+const KEYS = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1bO[\s\S]|\x1b[\s\S]?|[\x00-\x1f\x7f]|[^\x00-\x1f\x7f\x1b]+/g;
 
 export class Keyboard {
   /** What readline reads. */
@@ -46,7 +54,7 @@ export class Keyboard {
     this.inTurn = false;
     const kept = this.typeAhead;
     this.typeAhead = "";
-    if (kept) this.stream.write(kept);
+    if (kept) this.write(kept);
   }
 
   /**
@@ -67,12 +75,17 @@ export class Keyboard {
     this.stream.end();
   }
 
+  /** To readline, key by key. */
+  private write(keys: string): void {
+    for (const key of keys.match(KEYS) ?? []) this.stream.write(key);
+  }
+
   private readonly onData = (chunk: string): void => {
     const keys = this.unpaste(this.partial + chunk);
     if (!keys) return;
     if (!this.inTurn) {
       this.onKeys(keys);
-      this.stream.write(keys);
+      this.write(keys);
       return;
     }
     if (keys.includes("\x03")) this.onCancel();
