@@ -11,7 +11,7 @@ import { DEFAULT_MAX_STEPS } from "./agent.js";
 import { escapeControl } from "./escape.js";
 import { labCommand } from "./lab/command.js";
 import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
-import { OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
+import { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
 import { runOnce, runPiped } from "./repl/piped.js";
 import { type ModelChoice, Session } from "./repl/session.js";
 import { stepper } from "./repl/step.js";
@@ -21,9 +21,6 @@ import { estimateCounter } from "./tokens/count.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens/schema-costs.js";
 import { findTool, runTool, toolNames, tools } from "./tools/index.js";
 import { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } from "./options.js";
-
-/** With --offline the key is there: the notice must not ask for one. */
-const OFFLINE_BY_CHOICE_NOTICE = "offline teaching model (--offline): a fixed search-then-read policy, not an LLM";
 
 const USAGE = `Usage:
   scout [options]            the REPL: ask questions about the code in the workspace

@@ -18,6 +18,9 @@ export const OFFLINE_MODEL_NAME = "offline-teacher";
 /** Said once at start-up, so nobody mistakes the offline model for an LLM. */
 export const OFFLINE_NOTICE =
   "offline teaching model: a fixed search-then-read policy, not an LLM; set ANTHROPIC_API_KEY to talk to Claude";
+/** With --offline the key is there: this notice does not ask for one. */
+export const OFFLINE_BY_CHOICE_NOTICE =
+  "offline teaching model (--offline): a fixed search-then-read policy, not an LLM";
 
 export function offlineModel(): Model {
   return {
