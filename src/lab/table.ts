@@ -2,6 +2,7 @@
 // tool-result tokens by tool, then every question with each variant's verdict, tool path and tokens.
 import { formatCount } from "../tokens/count.js";
 import type { LabReport, VariantReport } from "./report.js";
+import { escapeControl } from "../escape.js";
 
 /** The tools in the order the tables show them. */
 const TOOL_ORDER = ["read_file", "list_files", "glob", "grep"];
@@ -120,9 +121,7 @@ function signed(value: number, digits = 0): string {
   return value < 0 || text.startsWith("-") ? text : `+${text}`;
 }
 
-/** A text from a question set, on one line, with control characters shown as escapes. */
+/** A text from a question set, on one line, with control characters shown as escapes (escapeControl keeps newline and tab). */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    c === "\n" ? "\\n" : c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  return escapeControl(text.replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
