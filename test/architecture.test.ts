@@ -59,8 +59,12 @@ function layerOf(file: string): number {
 }
 
 /** A file under src/tools/ that defines a tool (a `: Tool<…> =` or `: Tool =` export). */
+/** A tool file defines a tool: `export const x: Tool = …`, or a maker `export function makeX(…): Tool<…>`. */
 function isToolFile(srcDir: string, file: string): boolean {
-  return file.startsWith("tools/") && /export const \w+: Tool\b/.test(fs.readFileSync(path.join(srcDir, file), "utf8"));
+  const text = fs.readFileSync(path.join(srcDir, file), "utf8");
+  return (
+    file.startsWith("tools/") && /export (const \w+: Tool(<[^>]*>)? =|function make\w+\([^)]*\): Tool<)/.test(text)
+  );
 }
 
 /** Every problem with the shape of src/, one line each; empty when all is well. */
@@ -136,6 +140,14 @@ describe("the architecture of src/", () => {
     expect(architectureProblems(srcDir)).toEqual([]);
   });
 
+  it("knows the tool files: every tool in the registry, and no helper module", () => {
+    const toolFiles = sourceFiles(srcDir).filter((file) => isToolFile(srcDir, file));
+    expect(toolFiles).toEqual(
+      expect.arrayContaining(["tools/glob.ts", "tools/grep.ts", "tools/list_files.ts", "tools/read_file.ts"]),
+    );
+    expect(importGraph(srcDir).get("tools/index.ts")).toEqual(expect.arrayContaining(toolFiles));
+  });
+
   it("finds its imports: the agent reaches the tools, and every layer has files", () => {
     const graph = importGraph(srcDir);
     expect(graph.get("agent.ts")).toContain("tools/index.ts");
@@ -153,7 +165,7 @@ describe("the architecture of src/", () => {
       };
       write("workspace/workspace.ts", '// Paths.\nimport { x } from "../tools/a.js";\n');
       write("tools/a.ts", '// Tool a.\nimport { b } from "./b.js";\nexport const a: Tool = {};\n');
-      write("tools/b.ts", '// Tool b.\nimport { a } from "./a.js";\nexport const b: Tool = {};\n');
+      write("tools/b.ts", '// Tool b.\nimport { a } from "./a.js";\nexport function makeB(design: D): Tool<A> {}\n');
       write("agent.ts", "export const loop = 1;\n");
       write("repl.ts", "// Two sentences. Not one.\n");
       write("steplog.ts", `// Long.\n${"export {};\n".repeat(MAX_LINES)}`);
