@@ -14,7 +14,11 @@ export function openWorkspace(dir = process.cwd()): Workspace {
   if (!fs.existsSync(absolute)) throw new UsageError(`--cwd ${dir}: no such directory (tried ${absolute})`);
   if (!fs.statSync(absolute).isDirectory())
     throw new UsageError(`--cwd ${dir}: not a directory, a file (tried ${absolute})`);
-  return new Workspace(dir);
+  try {
+    return new Workspace(dir);
+  } catch (error) {
+    throw new UsageError((error as Error).message); // a root inside ~/.aws or .git: exit 2, nothing read
+  }
 }
 
 /** ANTHROPIC_BASE_URL, if set, must be an http(s) address; the SDK's own error would not name the variable. */

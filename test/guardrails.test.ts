@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import type { ToolResult } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { call, makeTree, type FileSpec } from "./helpers.js";
+import { call, type FileSpec, makeTree, runCli } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {
   const root = makeTree({ "a.txt": "a\n" });
@@ -363,5 +363,112 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     } finally {
       execFileSync("rm", ["-rf", dir]); // rm walks a tree too deep for one path
     }
+  });
+});
+
+describe("the protected list: credential stores a user expects hidden, in any case and at any depth", () => {
+  const PROTECTED = [
+    ".env~",
+    ".envrc",
+    ".env-prod",
+    ".env_prod",
+    "prod.env",
+    "config/.Env.Production",
+    ".env.d/db.txt",
+    "id_dsa",
+    "deploy/id_ed25519_sk",
+    "certs/client.p12",
+    "certs/CLIENT.PFX",
+    "android/release.jks",
+    "android/app.keystore",
+    "putty.ppk",
+    "vault.kdbx",
+    ".pypirc",
+    ".git-credentials",
+    ".pgpass",
+    "_netrc",
+    ".my.cnf",
+    ".docker/config.json",
+    ".dockercfg",
+    ".kube/config",
+    ".gnupg/pubring.kbx",
+    ".config/gh/hosts.yml",
+    ".config/gcloud/credentials.db",
+    ".azure/msal_token_cache.json",
+    ".cargo/credentials.toml",
+    "credentials.json",
+    "ops/client_secret_123.apps.googleusercontent.com.json",
+    "service-account.json",
+    "terraform/prod.tfstate",
+    "terraform/prod.tfstate.backup",
+    ".vault-token",
+    ".htpasswd",
+    ".bash_history",
+    ".zsh_history",
+    ".yarnrc.yml",
+    "gha-creds-0a1b2c3d.json",
+    "deep/er/GHA-CREDS-ABC.JSON",
+    ".password-store/email.gpg",
+  ];
+  const VISIBLE = [
+    ".env.example",
+    ".env.sample",
+    ".env.template",
+    ".env.dist",
+    ".env.local.example",
+    "example.env",
+    ".environment.md",
+    ".docker/Dockerfile",
+    "config.json",
+    "src/credentials.ts",
+    "gh/hosts.yml",
+    "docs/keys.md",
+  ];
+  const files = Object.fromEntries([...PROTECTED, ...VISIBLE].map((file) => [file, `SECRET_MARK ${file}\n`]));
+  const dir = makeTree(files);
+
+  it.each(PROTECTED)("%s is refused by read_file and grep, and never listed", async (file) => {
+    for (const [tool, args] of [
+      ["read_file", { path: file }],
+      ["grep", { pattern: "SECRET_MARK", path: file }],
+    ] as const) {
+      const result = await call(dir, tool, args);
+      expect(result.isError, result.content).toBe(true);
+      expect(result.content).toMatch(/is protected/);
+    }
+    const parent = path.posix.dirname(file);
+    const listed = (await call(dir, "list_files", { path: parent })).content;
+    expect(listed.split("\n")).not.toContain(path.posix.basename(file));
+  });
+
+  it("glob and grep see exactly the visible files, the .env.example family included", async () => {
+    const globbed = (await call(dir, "glob", { pattern: "**/*" })).content.split("\n").sort();
+    expect(globbed).toEqual([...VISIBLE].sort());
+    const grepped = (await call(dir, "grep", { pattern: "SECRET_MARK" })).content
+      .split("\n")
+      .map((l) => l.split(":")[0]);
+    expect(grepped.sort()).toEqual([...VISIBLE].sort());
+  });
+
+  it("inside a root named .docker, its config.json is protected too", async () => {
+    const home = makeTree({ ".docker/config.json": '{"auths":{}}\n', ".docker/buildx/x.json": "{}\n" });
+    const result = await call(path.join(home, ".docker"), "read_file", { path: "config.json" });
+    expect(result.content).toMatch(/is protected/);
+  });
+});
+
+describe("a root inside a protected folder", () => {
+  const home = makeTree({ ".aws/credentials": "aws_secret_access_key = TOKEN_root_aws\n", "repo/.git/config": "x\n" });
+
+  it.each([".aws", "repo/.git", "."])("--cwd %s", async (rel) => {
+    const run = await runCli(["tool", "--cwd", path.join(home, rel), "read_file", '{"path":"credentials"}']);
+    if (rel === ".") {
+      expect(run.code).toBe(1); // the home itself is fine; the file is simply not there
+      return;
+    }
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`is inside a protected folder (${path.basename(rel)})`);
+    expect(run.stderr).not.toContain("TOKEN_root_aws");
   });
 });

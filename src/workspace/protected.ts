@@ -1,40 +1,130 @@
-// The protected names: secrets, keys and .git internals that no tool reads, lists or names, and the
-// same list as ripgrep globs, so rg does not even open them.
+// The protected names, in one place: credential stores, keys and .git internals that no tool reads, lists or
+// names, and the same list as ripgrep globs, so rg does not even open them.
+//
+// Chosen from where real tools keep secrets: what a user starting Scout in $HOME, or in a repository where
+// deploy credentials were written, expects to stay hidden. Names are matched case-insensitively.
 
-/** Directories whose contents are never read or listed. */
-const DENIED_DIRS = [".git", ".ssh", ".aws"];
-/** Exact file names that are never read or listed. */
-const DENIED_NAMES = [".npmrc", ".netrc"];
-/** Name patterns that are never read or listed (matched case-insensitively). */
-const DENIED_PATTERNS = [/^\.env(\..*)?$/, /\.pem$/, /\.key$/, /^id_rsa/, /^id_ed25519/, /^id_ecdsa/];
-/** Examples of .env files are meant to be read. */
-const ALLOWED_ENV_EXAMPLES = [".env.example", ".env.sample", ".env.template"];
-
-/**
- * rg globs for the protected names, so rg does not even open them. The
- * .env.* family is left to isVisible (which filters every rg result): an rg
- * glob cannot exclude it while keeping .env.example without also overriding
- * .gitignore.
- */
-export const DENIED_GLOBS = [
-  ...DENIED_DIRS.map((dir) => `!${dir}/`),
-  ...DENIED_NAMES.map((name) => `!${name}`),
-  "!.env",
-  "!*.pem",
-  "!*.key",
-  "!id_rsa*",
-  "!id_ed25519*",
-  "!id_ecdsa*",
+/** Folders whose whole contents are protected, wherever they are. */
+const PROTECTED_FOLDERS = [
+  ".git", // objects and config (remote URLs with tokens)
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".kube", // kubeconfig: cluster certificates and tokens
+  ".password-store",
+  ".mozilla", // browser profiles: cookies, saved logins
+  ".thunderbird",
 ];
 
-/** True when one path segment (a file or directory name) is protected. */
-export function isDeniedName(name: string): boolean {
+/** File names that are protected wherever they are; "*" stands for any characters. */
+const PROTECTED_FILES = [
+  // keys and certificates, keystores, password databases
+  "*.pem",
+  "*.key",
+  "*.p12",
+  "*.pfx",
+  "*.jks",
+  "*.keystore",
+  "*.ppk",
+  "*.kdbx",
+  "id_rsa*",
+  "id_dsa*",
+  "id_ecdsa*",
+  "id_ed25519*",
+  // credential files of package managers, git, databases, clouds and CI
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".netrc",
+  "_netrc",
+  ".git-credentials",
+  ".pgpass",
+  ".my.cnf",
+  ".dockercfg",
+  ".vault-token",
+  ".htpasswd",
+  ".s3cfg",
+  ".boto",
+  "credentials.json",
+  "application_default_credentials.json",
+  "client_secret*.json",
+  "service-account*.json",
+  "service_account*.json",
+  "gha-creds-*.json", // written into the workspace by google-github-actions/auth
+  "credentials.tfrc.json",
+  "*.tfstate", // Terraform state holds every secret it created
+  "*.tfstate.*",
+  // shell and REPL histories: typed passwords and tokens
+  ".*_history",
+  ".viminfo",
+];
+
+/** Names protected only inside a folder of the given name ("folder/name"): elsewhere they are ordinary. */
+const PROTECTED_IN_FOLDER = [
+  ".docker/config.json",
+  ".config/gh", // GitHub CLI tokens
+  ".config/hub",
+  ".config/gcloud",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".gem/credentials",
+];
+
+/**
+ * The .env family: .env, .env.local, .env-prod, .env_prod, .env~, prod.env, .envrc (direnv). Examples are
+ * meant to be read: a name of the family with one of these words (.env.example, example.env,
+ * .env.sample.local) stays visible.
+ */
+const ENV_FAMILY = /^\.env([.\-_~].*)?$|\.env$|^\.envrc$/;
+const ENV_EXAMPLE_WORDS = ["example", "sample", "template", "dist"];
+
+/** A name glob of PROTECTED_FILES as a regex: "*" is any characters, everything else literal. */
+function nameRegex(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+}
+const PROTECTED_FILE_REGEXES = PROTECTED_FILES.map(nameRegex);
+
+/**
+ * rg globs for the protected names (given to rg with --iglob, so in any case), so rg does not even open
+ * them. The .env family is left to isVisible (which filters every rg result): an rg glob cannot exclude it
+ * while keeping .env.example without also overriding .gitignore.
+ */
+export const DENIED_GLOBS = [
+  ...PROTECTED_FOLDERS.map((folder) => `!${folder}/`),
+  ...PROTECTED_FILES.map((name) => `!${name}`),
+  ...PROTECTED_IN_FOLDER.map((pair) => `!**/${pair}`),
+  "!.env",
+  "!.envrc",
+];
+
+/**
+ * True when one path segment (a file or folder name) is protected. `parent` is the name of the folder
+ * holding it (the root's own name for a top-level entry), for the names protected only in one folder.
+ */
+export function isDeniedName(name: string, parent = ""): boolean {
   const lower = name.toLowerCase();
-  if (ALLOWED_ENV_EXAMPLES.includes(lower)) return false;
-  return DENIED_DIRS.includes(lower) || DENIED_NAMES.includes(lower) || DENIED_PATTERNS.some((re) => re.test(lower));
+  if (PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEXES.some((re) => re.test(lower))) return true;
+  if (PROTECTED_IN_FOLDER.includes(`${parent.toLowerCase()}/${lower}`)) return true;
+  return ENV_FAMILY.test(lower) && !lower.split(/[.\-_~]/).some((word) => ENV_EXAMPLE_WORDS.includes(word));
 }
 
-/** True when any segment of a workspace-relative path is protected. */
-export function isDenied(relPath: string): boolean {
-  return relPath.split("/").some(isDeniedName);
+/**
+ * True when any segment of a path is protected. `rootName` is the name of the folder the path is
+ * relative to (for a top-level "config.json" inside a root named ".docker").
+ */
+export function isDenied(relPath: string, rootName = ""): boolean {
+  const segments = relPath.split("/");
+  return segments.some((name, i) => isDeniedName(name, i === 0 ? rootName : segments[i - 1]));
+}
+
+/**
+ * The protected folder an absolute path lies in ("/home/u/.aws" gives ".aws"), or null. Scout refuses to
+ * start there: inside ~/.aws every file is a credential, whatever its own name.
+ */
+export function protectedAncestor(absPath: string): string | null {
+  const segments = absPath.split(/[\\/]/).filter((segment) => segment !== "");
+  const i = segments.findIndex((name, j) => isDeniedName(name, j === 0 ? "" : segments[j - 1]));
+  if (i === -1) return null;
+  return isDeniedName(segments[i]) ? segments[i] : `${segments[i - 1]}/${segments[i]}`; // ".aws", ".config/gh"
 }

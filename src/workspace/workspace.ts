@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Ignore } from "ignore";
 import { IGNORE_FILE_NAMES, NOISE_DIRS, readIgnoreFile } from "./ignore-rules.js";
-import { isDenied, isDeniedName } from "./protected.js";
+import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 
 export type Resolved = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
@@ -24,8 +24,18 @@ export class Workspace {
   /** Per ignore file name and folder: the rules that apply there, nearest folder first. */
   private rulesAboveCache = new Map<string, { dir: string; rules: Ignore }[]>();
 
+  /** The root folder's own name: top-level entries are judged with it as their parent (.docker/config.json). */
+  private readonly rootName: string;
+
+  /** Throws when the root lies in a protected folder (~/.aws, repo/.git): everything there is a secret. */
   constructor(root: string) {
     this.root = fs.realpathSync(root);
+    this.rootName = path.basename(this.root);
+    const inside = protectedAncestor(this.root);
+    if (inside)
+      throw new Error(
+        `${this.root} is inside a protected folder (${inside}); Scout never reads credential stores or .git internals, so start it in a code folder`,
+      );
   }
 
   /** The same root with nothing remembered: runTool gives each tool call one. */
@@ -69,7 +79,8 @@ export class Workspace {
     // Named as given (a symlink keeps its name), unless the given path only reaches the
     // root through a symlink, e.g. an absolute path via a linked root (macOS /tmp).
     const rel = this.toRelative(isInside(this.root, lexical) ? lexical : real);
-    if (isDenied(rel) || isDenied(this.toRelative(real))) return protectedPath(argName, rel);
+    if (isDenied(rel, this.rootName) || isDenied(this.toRelative(real), this.rootName))
+      return protectedPath(argName, rel);
     return { ok: true, abs: real, rel };
   }
 
@@ -87,7 +98,8 @@ export class Workspace {
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
-    if (isDeniedName(name) || NOISE_DIRS.includes(name)) return false;
+    const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
+    if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     return !this.isIgnored(relPath, parent, isDir);
   }
 
