@@ -41,10 +41,14 @@ export function openTrace(file: string): Trace {
   }
 }
 
-/** --max-steps N: a whole number of at least 1. */
+/** --max-steps N: a whole number from 1 to 999999, in decimal digits. */
 export function maxStepsOption(value: string | undefined): number {
-  const maxSteps = Number(value ?? DEFAULT_MAX_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
-    throw new UsageError(`--max-steps must be a whole number of at least 1, got "${value}"`);
+  // Decimal digits only: Number() would also take "1e3", "0x10" and " 7 ".
+  const text = value ?? String(DEFAULT_MAX_STEPS);
+  const maxSteps = /^[0-9]{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(maxSteps >= 1))
+    throw new UsageError(
+      `--max-steps must be a whole number from 1 to 999999 in decimal digits (like 20), got ${JSON.stringify(text.slice(0, 40))}`,
+    );
   return maxSteps;
 }

@@ -50,7 +50,35 @@ describe("bad arguments through runTool", () => {
     ["grep", ["a"], "grep expects a JSON object of arguments"],
     ["list_files", "src", "list_files expects a JSON object of arguments"],
     ["write_file", { path: "a.txt" }, 'unknown tool "write_file"; available tools: read_file, list_files, glob, grep'],
-  ])("%s %j", async (name, input, message) => {
+    // names every object has are no arguments; JSON.parse makes "__proto__" an own key, as the API's JSON does
+    ...["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"].map((key) => [
+      "read_file",
+      JSON.parse(`{"path":"a.txt","${key}":1}`),
+      `unknown argument "${key}" for read_file; expected: path, offset, limit`,
+    ]),
+    [
+      "grep",
+      JSON.parse('{"__proto__":{"pattern":"a"}}'),
+      'unknown argument "__proto__" for grep; expected: pattern, path, include, context',
+    ],
+    // numbers: JSON's 1e999 is Infinity, and integers past 2**53 are not exact
+    [
+      "read_file",
+      JSON.parse('{"path":"a.txt","offset":1e999}'),
+      'argument "offset" must be a whole number, got a number too large to represent (Infinity)',
+    ],
+    [
+      "read_file",
+      JSON.parse('{"path":"a.txt","offset":-1e999}'),
+      'argument "offset" must be a whole number, got a number too large to represent (-Infinity)',
+    ],
+    [
+      "read_file",
+      { path: "a.txt", offset: 2 ** 60 },
+      'argument "offset" must be a whole number, got number 1152921504606847000, too large to count exactly',
+    ],
+    ["grep", { pattern: "a", context: 1e-7 }, 'argument "context" must be a whole number, got number 1e-7'],
+  ] as [string, unknown, string][])("%s %j", async (name, input, message) => {
     expect(await call(root, name, input)).toEqual({ content: `Error: ${message}`, isError: true, summary: "error" });
   });
 });
@@ -454,6 +482,16 @@ describe("the protected list: credential stores a user expects hidden, in any ca
     const home = makeTree({ ".docker/config.json": '{"auths":{}}\n', ".docker/buildx/x.json": "{}\n" });
     const result = await call(path.join(home, ".docker"), "read_file", { path: "config.json" });
     expect(result.content).toMatch(/is protected/);
+  });
+});
+
+describe("--max-steps takes decimal digits only", () => {
+  it.each(["1e3", "0x10", " 7", "0", "1.0", "+3", "Infinity", "9999999", ""])("--max-steps %j", async (value) => {
+    const run = await runCli(["--offline", "--max-steps", value, "-p", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `scout: --max-steps must be a whole number from 1 to 999999 in decimal digits (like 20), got ${JSON.stringify(value)}`,
+    );
   });
 });
 

@@ -101,13 +101,15 @@ export function checkArgs(tool: Tool, input: unknown): string | null {
   }
   const args = input as Record<string, unknown>;
   const { properties, required } = tool.input_schema;
+  // Own properties only: "constructor" or "toString" are in every object, but are no argument.
   for (const key of Object.keys(args)) {
-    if (!(key in properties)) {
+    if (!Object.hasOwn(properties, key)) {
       return `unknown argument "${key}" for ${tool.name}; expected: ${Object.keys(properties).join(", ")}`;
     }
   }
   for (const key of required) {
-    if (args[key] === undefined) return `missing required argument "${key}" (${properties[key].description})`;
+    if (!Object.hasOwn(args, key) || args[key] === undefined)
+      return `missing required argument "${key}" (${properties[key].description})`;
   }
   for (const [key, value] of Object.entries(args)) {
     const schema = properties[key];
@@ -115,7 +117,8 @@ export function checkArgs(tool: Tool, input: unknown): string | null {
       return `argument "${key}" must be a string, got ${describe(value)}`;
     }
     if (schema.type === "integer") {
-      if (typeof value !== "number" || !Number.isInteger(value)) {
+      // Safe integers only: 1e999 parses to Infinity, and 2**60 cannot count lines exactly.
+      if (typeof value !== "number" || !Number.isSafeInteger(value)) {
         return `argument "${key}" must be a whole number, got ${describe(value)}`;
       }
       if (schema.minimum !== undefined && value < schema.minimum) {
@@ -132,5 +135,10 @@ export function checkArgs(tool: Tool, input: unknown): string | null {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") {
+    // JSON.stringify would call 1e999 (Infinity) "null".
+    if (!Number.isFinite(value)) return `a number too large to represent (${value})`;
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return `number ${value}, too large to count exactly`;
+  }
   return typeof value === "string" ? `the string ${JSON.stringify(value)}` : `${typeof value} ${JSON.stringify(value)}`;
 }
