@@ -485,6 +485,68 @@ describe("the protected list: credential stores a user expects hidden, in any ca
   });
 });
 
+describe("absurd paths are refused before anything grows with their length (an 80 KB path took 40 s)", () => {
+  const root = makeTree({ "a.txt": "a\n" });
+  it.each([
+    ["read_file", { path: "a/".repeat(40_000) }, "path is 80000 characters long, over the 4096 limit"],
+    ["grep", { pattern: "a", path: "x".repeat(4097) }, "path is 4097 characters long, over the 4096 limit"],
+    ["list_files", { path: "a/".repeat(300) }, 'path has more than 256 "/"-separated segments; give a shorter path'],
+    [
+      "glob",
+      { pattern: "*", path: "./".repeat(257) },
+      'path has more than 256 "/"-separated segments; give a shorter path',
+    ],
+  ] as [string, { path: string }, string][])("%s, a path of %#", async (name, input, message) => {
+    expect(await call(root, name, input)).toEqual({ content: `Error: ${message}`, isError: true, summary: "error" });
+  });
+});
+
+describe('Windows-style paths: "/" is the separator, and the "/" path is suggested when it exists', () => {
+  const dir = makeTree({ "lib/util.js": "export const x = 1;\n", "sub/a.md": "# A\n", "sub/b.md": "# B\n" });
+  fs.writeFileSync(path.join(dir, "odd\\name.txt"), "a real name with a backslash\n"); // legal on Linux
+
+  it.each([
+    [
+      "read_file",
+      { path: "lib\\util.js" },
+      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+    ],
+    [
+      "read_file",
+      { path: ".\\lib\\\\util.js" },
+      'Error: path ".\\lib\\\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "./lib/util.js"?',
+    ],
+    [
+      "read_file",
+      { path: "lib\\nope.js" },
+      'Error: path "lib\\nope.js" uses "\\" as a separator; Scout\'s separator is "/"',
+    ],
+    [
+      "list_files",
+      { path: "sub\\" },
+      'Error: path "sub\\" uses "\\" as a separator; Scout\'s separator is "/": did you mean "sub/"?',
+    ],
+    [
+      "grep",
+      { pattern: "x", path: "lib\\util.js" },
+      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+    ],
+    ["read_file", { path: "odd\\name.txt" }, "1\ta real name with a backslash\n(lines 1-1 of 1)"],
+    [
+      "glob",
+      { pattern: "sub\\*.md" },
+      'No files match "sub\\*.md". In patterns "/" is the separator and "\\" escapes the next character ("sub\\*.md" is the one name "sub*.md"). Did you mean "sub/*.md"? It matches 2 file(s).',
+    ],
+    [
+      "grep",
+      { pattern: "#", include: "sub\\*.md" },
+      'No matches for /#/ in the workspace (files matching sub\\*.md). In patterns "/" is the separator and "\\" escapes the next character ("sub\\*.md" is the one name "sub*.md").',
+    ],
+  ] as [string, unknown, string][])("%s %j", async (tool, args, expected) => {
+    expect((await call(dir, tool, args)).content).toBe(expected);
+  });
+});
+
 describe("--max-steps takes decimal digits only", () => {
   it.each(["1e3", "0x10", " 7", "0", "1.0", "+3", "Infinity", "9999999", ""])("--max-steps %j", async (value) => {
     const run = await runCli(["--offline", "--max-steps", value, "-p", "hi"]);

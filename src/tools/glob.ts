@@ -2,7 +2,7 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { type FoundFiles, findNewestFiles } from "./newest-first.js";
-import { checkPattern } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
@@ -62,8 +62,16 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       } catch (error) {
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
+      // "sub\*.md" is "sub*.md" to fast-glob ("\" escapes); a model used to Windows meant "sub/*.md".
+      const backslashNote = async () => {
+        if (!pattern.includes("\\")) return "";
+        const forward = pattern.replace(/\\+/g, "/");
+        const alternative = await findNewestFiles(workspace, baseRel, forward, { design }).catch(() => undefined);
+        const hint = alternative?.total ? ` Did you mean "${forward}"? It matches ${alternative.total} file(s).` : "";
+        return ` ${BACKSLASH_RULE}${hint}`;
+      };
       const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
-      if (found.total === 0) return ok(`No files match "${pattern}"${where}.`, "no files");
+      if (found.total === 0) return ok(`No files match "${pattern}"${where}.${await backslashNote()}`, "no files");
 
       const lines = found.newest.map((file) => file.rel);
       if (found.total > lines.length) {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { NOISE_DIRS } from "../workspace/ignore-rules.js";
 import { DENIED_GLOBS } from "../workspace/protected.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
-import { checkPattern } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
 import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -133,7 +133,10 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           "binary file matches",
         );
       }
-      if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.`, "no matches");
+      if (lines.length === 0) {
+        const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : "";
+        return ok(`No matches for /${pattern}/ in ${where}.${note}`, "no matches");
+      }
 
       const text = lines.map((line) => (line === "--" ? line : line.text));
       if (cut) text.push(`(showing the first ${cap} lines; more matches exist — narrow pattern, path or include)`);

@@ -2,6 +2,10 @@
 import path from "node:path";
 import fg from "fast-glob";
 
+/** Said when a pattern with "\" matches nothing: it escapes, it does not separate. */
+export const BACKSLASH_RULE =
+  'In patterns "/" is the separator and "\\" escapes the next character ("sub\\*.md" is the one name "sub*.md").';
+
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
 
