@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import type { ToolResult } from "../src/tools/tool.js";
+import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, makeTree, runCli } from "./helpers.js";
 
@@ -570,5 +571,89 @@ describe("a root inside a protected folder", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(`is inside a protected folder (${path.basename(rel)})`);
     expect(run.stderr).not.toContain("TOKEN_root_aws");
+  });
+});
+
+describe("check-then-open: what is read is what was checked", () => {
+  it("read_file never reads past the size it checked, however fast the file grows", async () => {
+    // 19 MiB of "y" lines, under the 20 MiB limit; once the call has started, 1 MiB more is appended every
+    // millisecond, up to 100 MiB, while Scout reads (the old code read to wherever the end was by then).
+    const dir = makeTree({ "grow.txt": "y\n".repeat(19 * 512 * 1024) });
+    const file = path.join(dir, "grow.txt");
+    const pending = call(dir, "read_file", { path: "grow.txt", offset: 1, limit: 1 });
+    const mib = Buffer.from("y\n".repeat(512 * 1024));
+    let appended = 0;
+    const writer = setInterval(() => {
+      if (appended++ < 100) fs.appendFileSync(file, mib);
+    }, 1);
+    try {
+      expect((await pending).content).toBe(
+        `1\ty\n(lines 1-1 of ${19 * 512 * 1024}; call read_file with offset=2 to continue)`,
+      );
+    } finally {
+      clearInterval(writer);
+    }
+  });
+});
+
+describe("every glob match is checked where it really is, whatever the pattern looked like", () => {
+  const dir = makeTree({
+    "app/README.md": "hi\n",
+    "outside/etc/passwd": "root:x:0:0\n",
+    "outside/etc/shadow": "root:!:1\n",
+    "outside/secret.txt": "TOKEN_magic_link\n",
+  });
+  const app = path.join(dir, "app");
+  const outside = path.join(dir, "outside");
+  for (const name of ["{{cookiecutter.root}}", "a(b", "x[1]", "@(y)", "+(z", "w{x}"])
+    fs.symlinkSync(outside, path.join(app, name));
+
+  it.each([
+    "{{cookiecutter.root}}/etc/{passwd,shadow}",
+    "{{cookiecutter.root}}/etc/passwd",
+    "{{cookiecutter.root}}/**",
+    "a(b/secret.txt",
+    "a(b/*",
+    "x[1]/secret.txt",
+    "@(y)/secret.txt",
+    "+(z/secret.txt",
+    "w{x}/secret.txt",
+    "w\\{x\\}/secret.txt",
+    "**/secret.txt",
+    "**/etc/*",
+  ])("glob %j finds nothing outside", async (pattern) => {
+    const { content } = await call(app, "glob", { pattern });
+    expect(content).toMatch(/^(No files match|Error: )/); // the only line: nothing listed
+    expect(content.split("\n")).toHaveLength(1);
+    expect(content).not.toContain(dir);
+  });
+});
+
+describe("what was opened is what was checked (a folder swapped for a symlink after the check)", () => {
+  const dir = makeTree({ "app/sub/f.txt": "inside\n", "outside/sub/f.txt": "TOKEN_swapped\n" });
+  const app = fs.realpathSync(path.join(dir, "app"));
+  const swap = () => {
+    fs.renameSync(path.join(app, "sub"), path.join(app, "sub-real"));
+    fs.symlinkSync(path.join(dir, "outside/sub"), path.join(app, "sub"));
+  };
+  const unswap = () => {
+    fs.unlinkSync(path.join(app, "sub"));
+    fs.renameSync(path.join(app, "sub-real"), path.join(app, "sub"));
+  };
+
+  it("openChecked refuses a file whose folder became a symlink, and a file that became one", () => {
+    const checked = path.join(app, "sub/f.txt"); // what resolveInWorkspace returned before the swap
+    swap();
+    try {
+      expect(openChecked(checked)).toBe("moved");
+      expect(openCheckedFolder(path.join(app, "sub"))).toBe("moved");
+      expect(new Workspace(app).isReachedDirectly("sub/f.txt")).toBe(false);
+    } finally {
+      unswap();
+    }
+    const opened = openChecked(checked);
+    expect(typeof opened).toBe("object");
+    if (typeof opened === "object") fs.closeSync(opened.fd);
+    expect(new Workspace(app).isReachedDirectly("sub/f.txt")).toBe(true);
   });
 });

@@ -85,8 +85,10 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
       const args = rgArguments(pattern, include, context, target.realRel, cap);
       const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
-      // Only files the shared visibility rules allow; a file named explicitly is always searched.
-      const keep = (file: string) => !target.isDirectory || workspace.isVisible(file);
+      // Only files the shared visibility rules allow (one named explicitly is always searched), in folders
+      // reached without a symlink (one swapped in while rg walked is dropped).
+      const keep = (file: string) =>
+        (!target.isDirectory || workspace.isVisible(file)) && workspace.isReachedDirectly(file);
       // What rg printed, file by file, with its outcome (complete once the loop over the files is over).
       const rgFiles = (rgArgs: string[], outcome: RgOutcome) =>
         filesOf(ripgrep(rgArgs, run, outcome), {
@@ -133,10 +135,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           "binary file matches",
         );
       }
-      if (lines.length === 0) {
-        const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : "";
-        return ok(`No matches for /${pattern}/ in ${where}.${note}`, "no matches");
-      }
+      const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
+      if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.${note}`, "no matches");
 
       const text = lines.map((line) => (line === "--" ? line : line.text));
       if (cut) text.push(`(showing the first ${cap} lines; more matches exist — narrow pattern, path or include)`);

@@ -1,6 +1,7 @@
 // list_files: one directory level, newest first.
 import fs from "node:fs";
 import path from "node:path";
+import { openCheckedFolder } from "../workspace/opened.js";
 import { newestFirst } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -40,7 +41,17 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const entries: { name: string; mtimeNs: bigint }[] = [];
       let hidden = 0;
       let special = 0;
-      for (const dirent of fs.readdirSync(abs, { withFileTypes: true })) {
+      // Read through the opened folder: swapping it for a symlink after the check shows nothing outside.
+      const folder = openCheckedFolder(abs);
+      if (folder === "missing") return fail(`not found: ${rel}; use list_files to see what exists`);
+      if (folder === "moved") return fail(`${rel} changed while it was being listed; it was not listed`);
+      let dirents: fs.Dirent[];
+      try {
+        dirents = fs.readdirSync(folder.listPath, { withFileTypes: true });
+      } finally {
+        fs.closeSync(folder.fd);
+      }
+      for (const dirent of dirents) {
         const entryRel = realRel === "." ? dirent.name : `${realRel}/${dirent.name}`;
         if (!workspace.isVisible(entryRel, dirent.isDirectory())) {
           hidden++;

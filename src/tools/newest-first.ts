@@ -108,10 +108,15 @@ export async function findNewestFiles(
   for await (const entry of stream as AsyncIterable<string>) {
     const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
     if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+    // Whatever the pattern looked like, a match counts only if it is a regular file in a folder reached
+    // without a symlink: fast-glob stats the fixed parts of a pattern through symlinks ("{{x}}/etc/passwd").
+    if (!workspace.isReachedDirectly(rel)) continue;
     let mtimeNs = 0n;
     try {
       // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      if (design.sort === "mtime") mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
+      const stat = fs.lstatSync(path.join(workspace.root, rel), { bigint: true });
+      if (!stat.isFile()) continue;
+      if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
     } catch {
       continue; // vanished while walking
     }

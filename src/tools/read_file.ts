@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import { openChecked } from "../workspace/opened.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { findNewestFiles } from "./newest-first.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
@@ -59,23 +60,29 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       if (!resolved.ok) return fail(resolved.error);
       const { abs, rel } = resolved;
 
-      let stat: fs.Stats;
-      try {
-        stat = fs.statSync(abs);
-      } catch {
+      // Opened first, then judged by what was opened: a swap after resolveInWorkspace cannot redirect it.
+      const opened = openChecked(abs);
+      if (opened === "moved") return fail(`${rel} changed while it was being opened; it was not read`);
+      if (opened === "missing") {
         const similar = await suggestSimilarPaths(workspace, rel);
         const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }
-      if (stat.isDirectory()) return fail(`${rel} is a directory; use list_files to see what it holds`);
-      if (!stat.isFile()) return fail(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
+      const { fd, stat } = opened;
+      const refuse = (message: string) => {
+        fs.closeSync(fd);
+        return fail(message);
+      };
+      if (stat.isDirectory()) return refuse(`${rel} is a directory; use list_files to see what it holds`);
+      if (!stat.isFile()) return refuse(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
       if (stat.size > MAX_FILE_BYTES) {
-        return fail(
+        return refuse(
           `${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`,
         );
       }
 
-      const window = await readWindow(abs, offset, limit);
+      // Never past the size checked: a file that grows while read is read as it was.
+      const window = await readWindow(fd, stat.size, offset, limit);
       if (window === "binary")
         return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
       const { lines, total } = window;
@@ -95,11 +102,12 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 export const readFile = makeReadFile();
 
 /**
- * Streams the file once: keeps the lines of the window (each cut to
- * MAX_LINE_BYTES while reading), counts all the others.
+ * Streams the open file once, its first `size` bytes only: keeps the lines
+ * of the window (each cut to MAX_LINE_BYTES while reading), counts all the others.
  */
 async function readWindow(
-  abs: string,
+  fd: number,
+  size: number,
   offset: number,
   limit: number,
 ): Promise<{ lines: string[]; total: number } | "binary"> {
@@ -124,7 +132,12 @@ async function readWindow(
     fullLength = 0;
   };
 
-  for await (const chunk of fs.createReadStream(abs) as AsyncIterable<Buffer>) {
+  if (size === 0) {
+    fs.closeSync(fd);
+    return { lines: [], total: 0 };
+  }
+  // end is inclusive; the stream closes the descriptor when it ends or the loop leaves early.
+  for await (const chunk of fs.createReadStream("", { fd, start: 0, end: size - 1 }) as AsyncIterable<Buffer>) {
     if (sniffed < BINARY_SNIFF_BYTES) {
       const head = chunk.subarray(0, BINARY_SNIFF_BYTES - sniffed);
       if (head.includes(0)) return "binary";

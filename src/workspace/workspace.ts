@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Ignore } from "ignore";
+import { DirectFolders } from "./opened.js";
 import { IGNORE_FILE_NAMES, NOISE_DIRS, readIgnoreFile } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 
@@ -29,6 +30,8 @@ export class Workspace {
   /** Per ignore file name and folder: the rules that apply there, nearest folder first. */
   private rulesAboveCache = new Map<string, { dir: string; rules: Ignore }[]>();
 
+  /** Which folders are reached without a symlink: what a walk returns is re-checked against it. */
+  private readonly directFolders: DirectFolders;
   /** The root folder's own name: top-level entries are judged with it as their parent (.docker/config.json). */
   private readonly rootName: string;
 
@@ -36,6 +39,7 @@ export class Workspace {
   constructor(root: string) {
     this.root = fs.realpathSync(root);
     this.rootName = path.basename(this.root);
+    this.directFolders = new DirectFolders(this.root);
     const inside = protectedAncestor(this.root);
     if (inside)
       throw new Error(
@@ -130,6 +134,14 @@ export class Workspace {
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     return !this.isIgnored(relPath, parent, isDir);
+  }
+
+  /**
+   * True when a file a walk found (fast-glob's or rg's) lies in a folder reached without a symlink. Walks never
+   * follow symlinks, but a folder swapped for one mid-walk is followed; this re-check drops what came through.
+   */
+  isReachedDirectly(relPath: string): boolean {
+    return this.directFolders.holds(relPath);
   }
 
   /** isVisible for a folder, remembered: every entry below it asks. */

@@ -1,0 +1,85 @@
+// Verifying what was opened, not only what was checked: a folder swapped for a symlink between the check and
+// the open must not hand a tool a file outside the workspace.
+//
+// resolveInWorkspace checks a path, then the tool opens it; another process can swap a folder on the way for a
+// symlink in between. So a file is opened with O_NOFOLLOW (its last segment cannot be a symlink), and the real
+// path of the open descriptor (/proc/self/fd/N on Linux) must be the path that was checked. Where /proc is
+// missing (macOS), only the check before the open remains.
+import fs from "node:fs";
+import path from "node:path";
+
+/** What openChecked opened: a descriptor and its stat, taken from the descriptor itself. */
+export interface Opened {
+  fd: number;
+  stat: fs.Stats;
+}
+
+/** Why openChecked opened nothing: no such file, or what it opened was not what was checked. */
+export type NotOpened = "missing" | "moved";
+
+/**
+ * Opens a checked real path for reading (a file or a folder). O_NONBLOCK, so a FIFO put in its place cannot
+ * block the open; the caller looks at `stat` before reading.
+ */
+export function openChecked(abs: string): Opened | NotOpened {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ELOOP" ? "moved" : "missing";
+  }
+  const opened = realPathOfDescriptor(fd);
+  if (opened !== undefined && opened !== abs) {
+    fs.closeSync(fd);
+    return "moved";
+  }
+  return { fd, stat: fs.fstatSync(fd) };
+}
+
+/** The path the kernel says an open descriptor is, or undefined where it cannot say (no /proc). */
+export function realPathOfDescriptor(fd: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder opened and verified: its entries are read through the descriptor, so a swap after the check is useless. */
+export function openCheckedFolder(abs: string): { fd: number; listPath: string } | NotOpened {
+  const opened = openChecked(abs);
+  if (typeof opened === "string") return opened;
+  if (!opened.stat.isDirectory()) {
+    fs.closeSync(opened.fd);
+    return "moved";
+  }
+  // /proc/self/fd/N is the folder that was opened, whatever its path names now.
+  const listPath = realPathOfDescriptor(opened.fd) === undefined ? abs : `/proc/self/fd/${opened.fd}`;
+  return { fd: opened.fd, listPath };
+}
+
+/**
+ * Remembers, per folder, whether its real path is the path itself: then nothing on the way is a symlink, and
+ * a file found there by a walk (fast-glob, rg) was really found inside the workspace. One realpath per folder.
+ */
+export class DirectFolders {
+  private cache = new Map<string, boolean>();
+  constructor(private readonly root: string) {}
+
+  /** True when the folder holding a workspace-relative file is reached without any symlink. */
+  holds(relFile: string): boolean {
+    const slash = relFile.lastIndexOf("/");
+    const relDir = slash === -1 ? "" : relFile.slice(0, slash);
+    let direct = this.cache.get(relDir);
+    if (direct === undefined) {
+      const lexical = path.join(this.root, relDir);
+      try {
+        direct = fs.realpathSync.native(lexical) === lexical;
+      } catch {
+        direct = false; // gone: nothing found there is shown
+      }
+      this.cache.set(relDir, direct);
+    }
+    return direct;
+  }
+}
