@@ -285,3 +285,100 @@ describe("ignore rules", () => {
     expect(workspace.isVisible("src/a.ts")).toBe(true);
   });
 });
+
+/** The files glob, grep (every file holds MARK) and a recursive list_files walk show under `dir`, and any note. */
+async function threeViews(dir: string, sub = ".") {
+  const split = (content: string) => {
+    const lines = content.split("\n");
+    const note = lines.at(-1)?.startsWith("(ignore files not read") ? lines.pop() : undefined;
+    return { lines, note };
+  };
+  const glob = split((await call(dir, "glob", { pattern: "**/*", path: sub })).content);
+  const grep = split((await call(dir, "grep", { pattern: "MARK", path: sub })).content);
+  const walk = async (rel: string): Promise<string[]> => {
+    const { lines } = split((await call(dir, "list_files", { path: rel })).content);
+    const files: string[] = [];
+    for (const line of lines) {
+      if (line.startsWith("(")) continue;
+      const entry = rel === "." ? line : `${rel}/${line}`;
+      if (line.endsWith("/")) files.push(...(await walk(entry.slice(0, -1))));
+      else if (!line.endsWith("@")) files.push(entry);
+    }
+    return files;
+  };
+  return {
+    glob: glob.lines.sort(),
+    grep: grep.lines.map((line) => line.split(":")[0]).sort(),
+    list: (await walk(sub)).sort(),
+    notes: [glob.note, grep.note],
+  };
+}
+
+describe("ignore files Scout does not read are read by no tool, rg included: one visible set", () => {
+  it("a symlinked .gitignore (git does not follow one either)", async () => {
+    const dir = makeTree({ "rules.txt": "# MARK\n*.log\n", "sub/a.log": "MARK\n", "sub/b.txt": "MARK\n" });
+    fs.symlinkSync("../rules.txt", path.join(dir, "sub/.gitignore"));
+    const views = await threeViews(dir);
+    const files = ["rules.txt", "sub/a.log", "sub/b.txt"];
+    expect(views).toEqual({
+      glob: files,
+      grep: files,
+      list: files,
+      notes: Array(2).fill("(ignore files not read, so their rules do not apply: sub/.gitignore (it is a symlink))"),
+    });
+  });
+
+  it("a .gitignore symlinked to /dev/zero: every tool answers at once, rg does not read it", async () => {
+    const dir = makeTree({ "a.txt": "MARK\n" });
+    fs.symlinkSync("/dev/zero", path.join(dir, ".gitignore"));
+    const views = await threeViews(dir);
+    expect([views.glob, views.grep, views.list]).toEqual([["a.txt"], ["a.txt"], ["a.txt"]]);
+  });
+
+  it.each([
+    ["over 64 KiB", `${"# padding\n".repeat(7000)}a.txt\n`, "it is over 64 KiB"],
+    [
+      "over 1000 rules",
+      `${Array.from({ length: 1000 }, (_, i) => `rule${i}`).join("\n")}\na.txt\n`,
+      "it has over 1000 rules",
+    ],
+  ])("a .gitignore %s is skipped, with a note, by all three tools", async (_, rules, why) => {
+    const dir = makeTree({ "sub/.gitignore": rules, "sub/a.txt": "MARK\n", "b.txt": "MARK\n" });
+    const views = await threeViews(dir);
+    expect(views.glob).toEqual(["b.txt", "sub/.gitignore", "sub/a.txt"]);
+    expect(views.grep).toEqual(["b.txt", "sub/a.txt"]); // the .gitignore holds no MARK
+    expect(views.list).toEqual(views.glob);
+    expect(views.notes).toEqual(
+      Array(2).fill(`(ignore files not read, so their rules do not apply: sub/.gitignore (${why}))`),
+    );
+  });
+});
+
+describe(".git/info/exclude is honoured by every tool, as git does, below every .gitignore", () => {
+  const dir = makeTree({
+    ".git/info/exclude": "# MARK\nscratch/\n*.tmp\n/top.txt\n",
+    ".gitignore": "# MARK\n!keep.tmp\n",
+    "scratch/notes.txt": "MARK\n",
+    "a.tmp": "MARK\n",
+    "keep.tmp": "MARK\n",
+    "top.txt": "MARK\n",
+    "sub/top.txt": "MARK\n",
+    "sub/b.tmp": "MARK\n",
+    "sub/c.txt": "MARK\n",
+  });
+
+  it("from the root", async () => {
+    const files = [".gitignore", "keep.tmp", "sub/c.txt", "sub/top.txt"];
+    expect(await threeViews(dir)).toEqual({ glob: files, grep: files, list: files, notes: [undefined, undefined] });
+  });
+
+  it("from a folder below it (rg is handed the file, matched from the root)", async () => {
+    const files = ["sub/c.txt", "sub/top.txt"];
+    expect(await threeViews(dir, "sub")).toEqual({
+      glob: files,
+      grep: files,
+      list: files,
+      notes: [undefined, undefined],
+    });
+  });
+});

@@ -8,7 +8,7 @@ import { DENIED_GLOBS } from "../workspace/protected.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
 import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
-import { resolveSearchRoot } from "./search-path.js";
+import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
@@ -83,7 +83,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
       if ("error" in target) return fail(target.error);
 
-      const args = rgArguments(pattern, include, context, target.realRel, cap);
+      const ignoreArgs = rgIgnoreArguments(workspace, target.realRel); // rg reads the ignore files Scout reads
+      const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap)];
       const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
       // Only files the shared visibility rules allow (one named explicitly is always searched), in folders
       // reached without a symlink (one swapped in while rg walked is dropped).
@@ -173,9 +174,9 @@ function rgArguments(
     "--color=never",
     "--no-context-separator", // a "--" line could be the start of a file name; groups are told by line numbers
     "--hidden", // dotfiles are visible unless a rule below hides them
-    // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg
-    // must never hide more than isVisible does: .rgignore and .ignore (--no-ignore-dot),
-    // git's exclude/global files and ignore files above the workspace are off.
+    // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg must never hide more
+    // than isVisible: .rgignore, .ignore, global and parent ignore files are off (the exclude file and any
+    // ignore file Scout skipped: see rgIgnoreArguments).
     "--no-require-git",
     "--no-ignore-dot",
     "--no-ignore-exclude",

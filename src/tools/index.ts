@@ -56,7 +56,11 @@ export async function runTool(
     // A new Workspace for each call: what it caches about folders and ignore
     // rules lasts one call, so a .gitignore edited mid-session counts at once,
     // as it does for the rg that grep starts.
-    return await tool.run(input, { ...context, workspace: context.workspace.fresh() });
+    const workspace = context.workspace.fresh();
+    const result = await tool.run(input, { ...context, workspace });
+    // An ignore file skipped (a symlink, too large) changes what the model sees: it is told, once, at the end.
+    const note = workspace.ignoreNote();
+    return note ? { ...result, content: `${result.content}\n${note}` } : result;
   } catch (error) {
     return fail(`${name} failed unexpectedly: ${context.workspace.redact((error as Error).message)}`);
   }

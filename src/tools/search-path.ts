@@ -1,5 +1,7 @@
-// The one check for the root of a search or listing: it exists, and is not itself hidden.
+// The one check for the root of a search or listing: it exists, and is not itself hidden; and which ignore files
+// rg may read there.
 import fs from "node:fs";
+import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
 import type { Workspace } from "../workspace/workspace.js";
 
 /**
@@ -55,4 +57,15 @@ export function resolveSearchRoot(
   const { error, isDirectory } = checkSearchPath(workspace, resolved, { filesAllowed });
   if (error) return { error };
   return { abs: resolved.abs, rel: resolved.rel, realRel: workspace.toRelative(resolved.abs), isDirectory };
+}
+
+/**
+ * The arguments that make rg read exactly the ignore files Scout reads. rg would follow a .gitignore symlinked
+ * to /dev/zero, or parse 10 MB of rules: if it would meet any ignore file Scout skipped, it reads none
+ * (Scout's own filter still hides what the rules it read hide). Otherwise it reads the .gitignore files, and
+ * the root's .git/info/exclude when Scout read that one too.
+ */
+export function rgIgnoreArguments(workspace: Workspace, searchRel: string): string[] {
+  if (workspace.rgWouldReadSkippedIgnoreFile(searchRel)) return ["--no-ignore-vcs"];
+  return workspace.readsExcludeFile() ? [`--ignore-file=${GIT_EXCLUDE_FILE}`] : [];
 }

@@ -5,9 +5,8 @@
 // and grep always agree on the set of visible files.
 import fs from "node:fs";
 import path from "node:path";
-import type { Ignore } from "ignore";
 import { DirectFolders } from "./opened.js";
-import { IGNORE_FILE_NAMES, NOISE_DIRS, readIgnoreFile } from "./ignore-rules.js";
+import { IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 
 /** Longest path argument accepted: Linux's PATH_MAX. Longer ones cannot name a file anyway. */
@@ -27,8 +26,8 @@ export class Workspace {
   readonly root: string;
   /** Per folder (relative, "" for the root): whether it is visible. */
   private visibleDirCache = new Map<string, boolean>();
-  /** Per ignore file name and folder: the rules that apply there, nearest folder first. */
-  private rulesAboveCache = new Map<string, { dir: string; rules: Ignore }[]>();
+  /** The .gitignore, .ignore and .git/info/exclude rules, read as folders are asked about. */
+  private readonly ignoreRules: IgnoreRules;
 
   /** Which folders are reached without a symlink: what a walk returns is re-checked against it. */
   private readonly directFolders: DirectFolders;
@@ -40,6 +39,7 @@ export class Workspace {
     this.root = fs.realpathSync(root);
     this.rootName = path.basename(this.root);
     this.directFolders = new DirectFolders(this.root);
+    this.ignoreRules = new IgnoreRules(this.root);
     const inside = protectedAncestor(this.root);
     if (inside)
       throw new Error(
@@ -133,7 +133,7 @@ export class Workspace {
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
-    return !this.isIgnored(relPath, parent, isDir);
+    return !this.ignoreRules.isIgnored(relPath, parent, isDir);
   }
 
   /**
@@ -155,38 +155,51 @@ export class Workspace {
   }
 
   /**
-   * Whether the .gitignore files hide the path, or the .ignore files do. Each
-   * kind is read like git reads .gitignore: the nearest directory's file
-   * first, so a deeper rule (including a "!" re-include) wins. A "!" in an
-   * .ignore file cannot bring back what a .gitignore hides: grep's rg prunes
-   * with .gitignore alone, and must never hide more than this.
+   * The ignore files that were not read (a symlink, too large, too many rules), as a note for a result, or ""
+   * when every one was read. Their rules do not apply: the model should know why a file shows.
    */
-  private isIgnored(relPath: string, parent: string, isDir: boolean): boolean {
-    return IGNORE_FILE_NAMES.some((fileName) => {
-      for (const { dir, rules } of this.rulesAbove(fileName, parent)) {
-        const below = dir === "" ? relPath : relPath.slice(dir.length + 1);
-        const verdict = rules.test(isDir ? `${below}/` : below);
-        if (verdict.ignored) return true;
-        if (verdict.unignored) return false;
-      }
-      return false;
-    });
+  ignoreNote(): string {
+    const skipped = [...this.ignoreRules.skipped].map(([file, why]) => `${file} (${why})`);
+    if (skipped.length === 0) return "";
+    const shown = skipped.slice(0, MAX_SKIPPED_NAMED).join(", ");
+    const more = skipped.length > MAX_SKIPPED_NAMED ? ` and ${skipped.length - MAX_SKIPPED_NAMED} more` : "";
+    return `(ignore files not read, so their rules do not apply: ${shown}${more})`;
   }
 
-  /** The ignore files of one kind in a folder and every folder above it, nearest first. */
-  private rulesAbove(fileName: string, relDir: string): { dir: string; rules: Ignore }[] {
-    const key = `${fileName}:${relDir}`;
-    let chain = this.rulesAboveCache.get(key);
-    if (!chain) {
-      const slash = relDir.lastIndexOf("/");
-      const above = relDir === "" ? [] : this.rulesAbove(fileName, slash === -1 ? "" : relDir.slice(0, slash));
-      const own = readIgnoreFile(path.join(this.root, relDir, fileName));
-      chain = own ? [{ dir: relDir, rules: own }, ...above] : above;
-      this.rulesAboveCache.set(key, chain);
+  /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */
+  readsExcludeFile(): boolean {
+    return this.ignoreRules.readsExcludeFile();
+  }
+
+  /**
+   * True when rg, searching relDir, would read a .gitignore that Scout skips (a symlink to /dev/zero, 10 MB of
+   * rules): then grep must tell rg to read none. Walks the folders rg would enter, reading their .gitignore
+   * files as rg would (so nothing is read twice: isVisible uses what this reads).
+   */
+  rgWouldReadSkippedIgnoreFile(relDir: string): boolean {
+    const stack = [relDir === "." ? "" : relDir];
+    while (stack.length > 0) {
+      const dir = stack.pop() as string;
+      if (this.ignoreRules.skipsGitignoreIn(dir)) return true;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(path.join(this.root, dir), { withFileTypes: true });
+      } catch {
+        continue; // unreadable: rg cannot enter it either
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+        if (!isDeniedName(entry.name) && !NOISE_DIRS.includes(entry.name) && !this.ignoreRules.hidesForRg(rel))
+          stack.push(rel);
+      }
     }
-    return chain;
+    return false;
   }
 }
+
+/** At most this many skipped ignore files are named in a note; the rest are counted. */
+const MAX_SKIPPED_NAMED = 3;
 
 function isInside(root: string, abs: string): boolean {
   const rel = path.relative(root, abs);
