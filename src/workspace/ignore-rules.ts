@@ -80,6 +80,8 @@ export class IgnoreRules {
   /** Ignore files not read, relative to the root, with the reason. */
   readonly skipped = new Map<string, string>();
   private chains = new Map<string, Chain>();
+  /** Ignore files a folder listing showed not to exist: not even an open is tried. */
+  private absent = new Set<string>();
 
   constructor(private readonly root: string) {}
 
@@ -104,6 +106,11 @@ export class IgnoreRules {
     this.chain(".gitignore", relDir);
     const own = relDir === "" ? ".gitignore" : `${relDir}/.gitignore`;
     return this.skipped.has(own) || (relDir === "" && this.skipped.has(GIT_EXCLUDE_FILE));
+  }
+
+  /** Records that a folder has no file of this name (its listing says so), saving a failed open per folder. */
+  noteAbsent(relFile: string): void {
+    this.absent.add(relFile);
   }
 
   /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */
@@ -131,6 +138,7 @@ export class IgnoreRules {
 
   /** One ignore file as a chain link (or none), noting it when it was skipped. */
   private read(relFile: string, dir: string): Chain {
+    if (this.absent.has(relFile)) return [];
     const file = readIgnoreFile(path.join(this.root, relFile));
     if (file === null) return [];
     if ("skipped" in file) {

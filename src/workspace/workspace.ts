@@ -180,13 +180,15 @@ export class Workspace {
     const stack = [relDir === "." ? "" : relDir];
     while (stack.length > 0) {
       const dir = stack.pop() as string;
-      if (this.ignoreRules.skipsGitignoreIn(dir)) return true;
       let entries: fs.Dirent[];
       try {
         entries = fs.readdirSync(path.join(this.root, dir), { withFileTypes: true });
       } catch {
         continue; // unreadable: rg cannot enter it either
       }
+      const gitignore = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
+      if (!entries.some((entry) => entry.name === ".gitignore")) this.ignoreRules.noteAbsent(gitignore);
+      if (this.ignoreRules.skipsGitignoreIn(dir)) return true;
       for (const entry of entries) {
         if (!entry.isDirectory()) continue;
         const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
