@@ -382,3 +382,23 @@ describe(".git/info/exclude is honoured by every tool, as git does, below every 
     });
   });
 });
+
+describe("a file name that is not valid UTF-8: one treatment in all four tools", () => {
+  // Such a name decodes with U+FFFD in it: shown, it could not be named back, so every tool hides it.
+  const dir = makeTree({ "ok.txt": "MARK\n" });
+  const raw = (name: number[]) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(name)]);
+  fs.writeFileSync(raw([0x62, 0x61, 0x64, 0xff, 0x2e, 0x74, 0x78, 0x74]), "MARK\n"); // "bad\xff.txt"
+  fs.mkdirSync(raw([0x64, 0xfe]));
+  fs.writeFileSync(Buffer.concat([raw([0x64, 0xfe]), Buffer.from("/in.txt")]), "MARK\n"); // "d\xfe/in.txt"
+
+  it("list_files counts them, glob and grep do not show them, read_file says why", async () => {
+    expect((await call(dir, "list_files", {})).content).toBe(
+      "ok.txt\n(2 with a name that is not valid UTF-8 not listed)",
+    );
+    expect((await call(dir, "glob", { pattern: "**/*" })).content).toBe("ok.txt");
+    expect((await call(dir, "grep", { pattern: "MARK" })).content).toBe("ok.txt:1:MARK");
+    expect((await call(dir, "read_file", { path: "bad\uFFFD.txt" })).content).toBe(
+      "Error: path holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them",
+    );
+  });
+});

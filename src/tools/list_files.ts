@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openCheckedFolder } from "../workspace/opened.js";
+import { UNNAMABLE } from "../workspace/workspace.js";
 import { newestFirst } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -51,7 +52,12 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       } finally {
         fs.closeSync(folder.fd);
       }
+      let unnamable = 0;
       for (const dirent of dirents) {
+        if (dirent.name.includes(UNNAMABLE)) {
+          unnamable++; // glob and grep cannot show it either, and read_file could not be given its name
+          continue;
+        }
         const entryRel = realRel === "." ? dirent.name : `${realRel}/${dirent.name}`;
         if (!workspace.isVisible(entryRel, dirent.isDirectory())) {
           hidden++;
@@ -79,6 +85,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const notes: string[] = [];
       if (hidden > 0)
         notes.push(`${hidden} ${hidden === 1 ? "entry" : "entries"} hidden by ignore rules or protection`);
+      if (unnamable > 0) notes.push(`${unnamable} with a name that is not valid UTF-8 not listed`);
       if (special > 0)
         notes.push(`${special} ${special === 1 ? "FIFO, socket or device" : "FIFOs, sockets or devices"} not listed`);
       if (entries.length > cap) {

@@ -14,6 +14,12 @@ export const MAX_PATH_CHARS = 4096;
 /** Most "/"-separated segments in a path argument: resolving costs grow with the square of the count. */
 export const MAX_PATH_SEGMENTS = 256;
 
+/**
+ * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name shows, but cannot be
+ * named back, so every tool hides it (list_files counts it) and no path may hold it.
+ */
+export const UNNAMABLE = "\uFFFD";
+
 export type Resolved = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
 /**
@@ -71,6 +77,11 @@ export class Workspace {
   resolveInWorkspace(input: string, argName = "path"): Resolved {
     if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
+    if (input.includes(UNNAMABLE))
+      return {
+        ok: false,
+        error: `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
+      };
     // Before any work that grows with the length: an 80 KB path took 40 s to resolve.
     if (input.length > MAX_PATH_CHARS)
       return { ok: false, error: `${argName} is ${input.length} characters long, over the ${MAX_PATH_CHARS} limit` };
@@ -131,6 +142,7 @@ export class Workspace {
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
+    if (name.includes(UNNAMABLE)) return false; // not valid UTF-8: shown, it could not be named back
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     return !this.ignoreRules.isIgnored(relPath, parent, isDir);
