@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { isDeniedName } from "./protected.js";
 
 /** Files ignore rules are read from, in every directory; each kind hides files on its own. */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
@@ -96,21 +97,42 @@ export class IgnoreRules {
   }
 
   /** Whether rg (which reads .gitignore files and the exclude file, never .ignore) hides a folder. */
-  hidesForRg(relDir: string): boolean {
+  private hidesForRg(relDir: string): boolean {
     const slash = relDir.lastIndexOf("/");
     return verdict(this.chain(".gitignore", slash === -1 ? "" : relDir.slice(0, slash)), relDir, true);
   }
 
   /** Whether a folder's own .gitignore (or, at the root, the exclude file) was skipped. */
-  skipsGitignoreIn(relDir: string): boolean {
+  private skipsGitignoreIn(relDir: string): boolean {
     this.chain(".gitignore", relDir);
     const own = relDir === "" ? ".gitignore" : `${relDir}/.gitignore`;
     return this.skipped.has(own) || (relDir === "" && this.skipped.has(GIT_EXCLUDE_FILE));
   }
 
-  /** Records that a folder has no file of this name (its listing says so), saving a failed open per folder. */
-  noteAbsent(relFile: string): void {
-    this.absent.add(relFile);
+  /**
+   * Whether rg, searching relDir, would meet a .gitignore this skips: a walk of the folders rg would enter
+   * (not protected, not noise, not hidden by .gitignore rules), reading their .gitignore files as rg would.
+   */
+  rgWouldReadSkipped(relDir: string): boolean {
+    const stack = [relDir];
+    while (stack.length > 0) {
+      const dir = stack.pop() as string;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(path.join(this.root, dir), { withFileTypes: true });
+      } catch {
+        continue; // unreadable: rg cannot enter it either
+      }
+      const gitignore = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
+      if (!entries.some((entry) => entry.name === ".gitignore")) this.absent.add(gitignore); // no failed open
+      if (this.skipsGitignoreIn(dir)) return true;
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+        if (!isDeniedName(entry.name) && !NOISE_DIRS.includes(entry.name) && !this.hidesForRg(rel)) stack.push(rel);
+      }
+    }
+    return false;
   }
 
   /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */

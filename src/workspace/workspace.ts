@@ -189,26 +189,7 @@ export class Workspace {
    * files as rg would (so nothing is read twice: isVisible uses what this reads).
    */
   rgWouldReadSkippedIgnoreFile(relDir: string): boolean {
-    const stack = [relDir === "." ? "" : relDir];
-    while (stack.length > 0) {
-      const dir = stack.pop() as string;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(path.join(this.root, dir), { withFileTypes: true });
-      } catch {
-        continue; // unreadable: rg cannot enter it either
-      }
-      const gitignore = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
-      if (!entries.some((entry) => entry.name === ".gitignore")) this.ignoreRules.noteAbsent(gitignore);
-      if (this.ignoreRules.skipsGitignoreIn(dir)) return true;
-      for (const entry of entries) {
-        if (!entry.isDirectory()) continue;
-        const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
-        if (!isDeniedName(entry.name) && !NOISE_DIRS.includes(entry.name) && !this.ignoreRules.hidesForRg(rel))
-          stack.push(rel);
-      }
-    }
-    return false;
+    return this.ignoreRules.rgWouldReadSkipped(relDir === "." ? "" : relDir);
   }
 }
 
