@@ -1,10 +1,7 @@
 // read_file: a window of a text file, with line numbers, read as a stream so
 // memory stays small whatever the file's size.
 import fs from "node:fs";
-import path from "node:path";
-import fg from "fast-glob";
-import type { Workspace } from "../workspace/workspace.js";
-import { findNewestFiles } from "./newest-first.js";
+import { suggestSimilarPaths } from "./similar-paths.js";
 import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
 
@@ -12,8 +9,6 @@ import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "
 export const MAX_LINE_CHARS = 500;
 /** Files larger than this are refused; grep can still search them. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** At most this many similar paths are suggested when a file is not found. */
-const MAX_SUGGESTIONS = 3;
 /** Bytes kept of one line while streaming: enough for MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
 
@@ -53,7 +48,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       additionalProperties: false,
     },
 
-    async run({ path: input, offset = 1, limit = cap }, { workspace }) {
+    async run({ path: input, offset = 1, limit = cap }, { workspace, signal }) {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
       const { abs, rel } = resolved;
@@ -62,7 +57,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       try {
         stat = fs.statSync(abs);
       } catch {
-        const similar = await suggestSimilarPaths(workspace, rel);
+        const similar = await suggestSimilarPaths(workspace, rel, signal);
         const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }
@@ -159,22 +154,6 @@ async function readWindow(
   // A last line without a trailing newline still counts.
   if (fullLength > 0) endLine();
   return { lines, total: lineNumber - 1 };
-}
-
-/**
- * Up to MAX_SUGGESTIONS visible files that are probably the one meant: the same name
- * in another folder, or the same name with another case or extension.
- */
-async function suggestSimilarPaths(workspace: Workspace, rel: string): Promise<string[]> {
-  const name = path.posix.basename(rel);
-  const stem = name.includes(".") ? name.slice(0, name.lastIndexOf(".")) : name;
-  if (stem === "") return [];
-  try {
-    const found = await findNewestFiles(workspace, ".", `**/${fg.escapePath(stem)}{,.*}`, { caseSensitive: false });
-    return found.newest.map((file) => file.rel).slice(0, MAX_SUGGESTIONS);
-  } catch {
-    return [];
-  }
 }
 
 function formatBytes(bytes: number): string {
