@@ -91,6 +91,8 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Date.now() past which the walk stops at the next file. */
   deadline?: number;
+  /** A cheap test on each match's path, made before the visibility check: false drops it. */
+  keep?: (rel: string) => boolean;
 }
 
 /**
@@ -128,7 +130,7 @@ export async function* visibleFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY }: WalkOptions,
+  { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY, keep }: WalkOptions,
   stopped: { stopped?: "deadline" | "cancelled" },
 ): AsyncGenerator<{ rel: string; abs: string }> {
   const cwd = path.join(workspace.root, baseRel);
@@ -156,6 +158,7 @@ export async function* visibleFiles(
       if (Date.now() > deadline) stop("deadline");
       if (stopped.stopped) break;
       const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
+      if (keep && !keep(rel)) continue;
       if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
       yield { rel, abs: path.join(cwd, entry) };
     }

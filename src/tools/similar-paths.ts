@@ -31,22 +31,30 @@ export async function suggestSimilarPaths(workspace: Workspace, rel: string, sig
   const maxDistance = name.length <= 4 ? 1 : 2;
   const sameStem: Candidate[] = [];
   const near: Candidate[][] = Array.from({ length: maxDistance + 1 }, () => []);
+  /** 0 for the same stem, else the edit distance; over maxDistance for a name too far. */
+  const distanceTo = (other: string) =>
+    other === stem || other.startsWith(`${stem}.`) ? 0 : 1 + editDistance(name, other, maxDistance);
   let compared = 0;
+  const walk = {
+    signal,
+    deadline: Date.now() + SUGGEST_TIMEOUT_MS,
+    // Names are compared before visibility is checked, which is the dearer test.
+    keep: (other: string) => ++compared <= MAX_FILES_COMPARED && distanceTo(baseName(other)) <= maxDistance + 1,
+  };
   try {
-    const walk = { signal, deadline: Date.now() + SUGGEST_TIMEOUT_MS };
     for await (const file of visibleFiles(workspace, ".", "**/*", walk, {})) {
-      if (++compared > MAX_FILES_COMPARED) break;
-      const other = path.posix.basename(file.rel).toLowerCase();
-      const isSameStem = other === stem || other.startsWith(`${stem}.`);
-      const distance = isSameStem ? 0 : editDistance(name, other, maxDistance);
-      if (!isSameStem && distance > maxDistance) continue;
+      const distance = distanceTo(baseName(file.rel));
       const candidate = { rel: file.rel, mtimeNs: mtimeOf(file.abs) };
-      insertNewest(isSameStem ? sameStem : near[distance], candidate, MAX_SUGGESTIONS);
+      insertNewest(distance === 0 ? sameStem : near[distance - 1], candidate, MAX_SUGGESTIONS);
     }
   } catch {
     // a walk that failed suggests what it found so far
   }
   return [...sameStem, ...near.flat()].slice(0, MAX_SUGGESTIONS).map((file) => file.rel);
+}
+
+function baseName(rel: string): string {
+  return path.posix.basename(rel).toLowerCase();
 }
 
 function mtimeOf(abs: string): bigint {
@@ -66,11 +74,13 @@ export function editDistance(a: string, b: string, max: number): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
       row.push(Math.min(substitution, previous[j] + 1, row[j - 1] + 1));
+      rowMin = Math.min(rowMin, row[j]);
     }
-    if (Math.min(...row) > max) return max + 1;
+    if (rowMin > max) return max + 1;
     previous = row;
   }
   return Math.min(previous[b.length], max + 1);
