@@ -95,6 +95,9 @@ describe("wildcards that would backtrack for minutes are refused", () => {
     ["*/*/*.ts", "src/app/main.test.ts"],
     ["src/@(app|lib)/*.ts", "src/app/main.test.ts"],
     ["[!b]*a*", `${LONG_NAME}`],
+    ["src/(app)/*test*.ts", "src/app/main.test.ts"], // a group at the start of a segment does not repeat
+    ["src/(app|lib)/*.ts", "src/app/main.test.ts"],
+    ["src/(ap*)/*.ts", "src/app/main.test.ts"],
   ])("keeps the everyday pattern %s", async (pattern, first) => {
     const { content, isError } = await call(root, "glob", { pattern });
     expect(isError).toBe(false);

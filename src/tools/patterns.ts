@@ -141,10 +141,11 @@ function countWildcards(segment: string): number | "nested" {
       const close = segment.indexOf("]", i + 2);
       if (close !== -1) i = close; // a character class matches one character
     } else if (char === "(") {
-      const repeats = "*+!".includes(segment[i - 1] ?? "");
+      const before = i > 0 ? segment[i - 1] : "";
+      const repeats = before !== "" && "*+!".includes(before);
       if (repeats && groups.includes(true)) return "nested";
       groups.push(repeats);
-      if ("+!".includes(segment[i - 1] ?? "")) count++; // "*(" was counted at its "*"
+      if (before === "+" || before === "!") count++; // "*(" was counted at its "*"
     } else if (char === ")") {
       groups.pop();
     } else if (char === "*") {
