@@ -29,7 +29,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Smart case: a pattern without upper-case letters ignores case. ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
       `Use it to locate files by name; use grep to search their contents.`,
-    concise: `Find files by glob pattern (e.g. "**/*.ts"), ${orderOf(design)}, at most ${cap}.`,
+    concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
     name: "glob",
