@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, treeMaker } from "./helpers.js";
+import { call, runCli, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
 const OFFLINE = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
@@ -75,10 +75,16 @@ describe("terminal injection", () => {
   const ESC_NAME = "evil\x1b]0;pwned\x07\x1b[2J.txt";
   const ESC_CONTENT = "token = 1 \x1b]52;c;ZXZpbA==\x07 \x1b[31mred\x1b[0m\n";
 
-  it("scout tool piped to a program prints exactly what the model gets, escape bytes included", async () => {
+  it("scout tool piped to a program prints exactly what the model gets, not escaped again", async () => {
     const root = tree({ [ESC_NAME]: ESC_CONTENT });
-    const run = await runCli(["tool", "read_file", JSON.stringify({ path: ESC_NAME })], { cwd: root });
-    expect(run.stdout).toContain(ESC_CONTENT.trimEnd());
+    const input = { path: ESC_NAME };
+    const run = await runCli(["tool", "read_file", JSON.stringify(input)], { cwd: root });
+    const model = await call(root, "read_file", input);
+    expect(run.stdout).toBe(`${model.content}\n`);
+    const globbed = await runCli(["tool", "glob", '{"pattern":"*"}'], { cwd: root });
+    expect(globbed.stdout).toBe(`${(await call(root, "glob", { pattern: "*" })).content}\n`);
+    // read_file shows a file's control characters as escapes itself (lesson 2): the model gets no raw ESC either
+    expect(model.content).toContain("token = 1 \\x1b]52;c;ZXZpbA==\\x07 \\x1b[31mred\\x1b[0m");
   });
 
   it("the step log and the answer show control characters escaped, never raw", async () => {

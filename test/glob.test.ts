@@ -46,7 +46,7 @@ describe("glob: matching and order", () => {
     expect((await call(root, "glob", { pattern: "**/*.yml" })).content).toBe(".github/workflows/ci.yml");
   });
 
-  it("is case-sensitive", async () => {
+  it("is case-sensitive when the pattern has an upper-case letter (smart case)", async () => {
     expect((await call(root, "glob", { pattern: "**/*.TS" })).content).toBe('No files match "**/*.TS".');
   });
 

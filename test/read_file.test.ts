@@ -83,7 +83,8 @@ describe("read_file: line endings and encodings", () => {
     "crlf.txt": "one\r\ntwo\r\n",
     "no-newline.txt": "first\nlast",
     "blank-lines.txt": "\n\n",
-    "bad-utf8.txt": Buffer.from([0x6f, 0x6b, 0xff, 0xfe, 0x21, 0x0a]), // "ok", two invalid bytes, "!"
+    // "ok", two invalid bytes, "!", in a line of text (a file of mostly invalid bytes is binary)
+    "bad-utf8.txt": Buffer.concat([Buffer.from([0x6f, 0x6b, 0xff, 0xfe, 0x21]), Buffer.from(" and then text\n")]),
     "long.txt": `short\n${long}\n${"y".repeat(MAX_LINE_CHARS)}\n`,
     // A line of several MB: kept bounded while streaming, still clipped at the same place.
     "huge-line.txt": `${"z".repeat(3 * 1024 * 1024)}\nafter\n`,
@@ -113,7 +114,7 @@ describe("read_file: line endings and encodings", () => {
 
   it("shows invalid UTF-8 as U+FFFD instead of failing", async () => {
     const result = await call(root, "read_file", { path: "bad-utf8.txt" });
-    expect(result).toMatchObject({ content: "1\tok\uFFFD\uFFFD!\n(lines 1-1 of 1)", isError: false });
+    expect(result).toMatchObject({ content: "1\tok\uFFFD\uFFFD! and then text\n(lines 1-1 of 1)", isError: false });
   });
 
   it(`clips lines over ${MAX_LINE_CHARS} characters with a visible marker, and only those`, async () => {
@@ -194,7 +195,8 @@ describe("read_file: errors", () => {
   it("refuses a binary file (a NUL byte in the first 8 KiB)", async () => {
     expect(await call(root, "read_file", { path: "binary.bin" })).toMatchObject({
       isError: true,
-      content: "Error: binary.bin is a binary file (it has a NUL byte near the start); read_file shows text only",
+      content:
+        "Error: binary.bin is a binary file (a NUL byte, or many control or undecodable bytes, near the start); read_file shows text only",
     });
   });
 

@@ -1,10 +1,17 @@
 // glob: find files by name pattern with fast-glob, newest first.
+import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import { type FoundFiles, findNewestFiles } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
+import type { Workspace } from "../workspace/workspace.js";
+import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
+import { BACKSLASH_RULE, checkPattern, checkPatternComplexity } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+
+/** A glob call stops after this long, as grep's rg does, and says so. */
+export const GLOB_TIMEOUT_MS = 10_000;
+/** Characters fast-glob reads as pattern syntax that real folder names also hold (Next.js "[slug]", "(marketing)"). */
+const SYNTAX_IN_NAMES = /[[\](){}]/;
 
 interface Args {
   pattern: string;
@@ -19,8 +26,10 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Find files (not directories) whose path matches a glob pattern, e.g. "**/*.ts" or "src/**/test_*.py". ` +
       `Results are sorted ${design.sort === "mtime" ? "by modification time, newest first" : "by path"}, at most ${cap}; ` +
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
+      `Smart case: a pattern without upper-case letters ignores case. ` +
+      `Escape [ ] ( ) { } with \\ to match them literally. ` +
       `Use it to locate files by name; use grep to search their contents.`,
-    concise: `Find files by glob pattern (e.g. "**/*.ts"), ${orderOf(design)}, at most ${cap}.`,
+    concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
     name: "glob",
@@ -35,8 +44,8 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       additionalProperties: false,
     },
 
-    async run({ pattern, path: input = "." }, { workspace }) {
-      const problem = checkPattern(pattern);
+    async run({ pattern, path: input = "." }, { workspace, signal }) {
+      const problem = checkPattern(pattern) ?? checkPatternComplexity(pattern);
       if (problem) return fail(problem);
       const resolved = resolveSearchRoot(workspace, input, { filesAllowed: false });
       if ("error" in resolved) return fail(resolved.error);
@@ -58,7 +67,12 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
       let found: FoundFiles;
       try {
-        found = await findNewestFiles(workspace, baseRel, pattern, { design });
+        // Smart case, as rg's --smart-case: only an upper-case letter makes the pattern case-sensitive.
+        const caseSensitive = /\p{Lu}/u.test(pattern);
+        const deadline = Date.now() + GLOB_TIMEOUT_MS;
+        const walked = caseSensitive ? pattern : withoutFixedFolders(pattern);
+        found = await findNewestFiles(workspace, baseRel, walked, { design, caseSensitive, signal, deadline });
+        addLiteralMatch(workspace, path.posix.join(baseRel, pattern), found, design);
       } catch (error) {
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
@@ -71,7 +85,15 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return ` ${BACKSLASH_RULE}${hint}`;
       };
       const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
-      if (found.total === 0) return ok(`No files match "${pattern}"${where}.${await backslashNote()}`, "no files");
+      if (found.stopped === "cancelled") return fail("glob was cancelled");
+      const stoppedNote = `(glob stopped after ${GLOB_TIMEOUT_MS / 1000} s, so the list may be incomplete; use a narrower pattern or path)`;
+      if (found.total === 0) {
+        if (found.stopped) return ok(`No files match "${pattern}"${where} so far.\n${stoppedNote}`, "stopped");
+        const escapeHint = SYNTAX_IN_NAMES.test(pattern)
+          ? ` [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".`
+          : "";
+        return ok(`No files match "${pattern}"${where}.${escapeHint}${await backslashNote()}`, "no files");
+      }
 
       const lines = found.newest.map((file) => file.rel);
       if (found.total > lines.length) {
@@ -79,6 +101,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,
         );
       }
+      if (found.stopped) lines.push(stoppedNote);
       const summary = `${found.total} file${found.total === 1 ? "" : "s"}`;
       return ok(lines.join("\n"), summary);
     },
@@ -86,3 +109,37 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 }
 
 export const glob = makeGlob();
+
+/**
+ * A pattern that names an existing file literally finds it, although its
+ * "[slug]" or "(group)" reads as pattern syntax: the file is added when it is
+ * a visible regular file, reached through no symlink.
+ */
+function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, design: ToolDesign): void {
+  if (!fg.isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
+  const resolved = workspace.resolveInWorkspace(rel);
+  if (!resolved.ok || workspace.toRelative(resolved.abs) !== rel || !workspace.isVisible(rel)) return;
+  try {
+    const stat = fs.lstatSync(resolved.abs, { bigint: true });
+    if (!stat.isFile()) return;
+    found.total++;
+    insertNewest(found.newest, { rel, mtimeNs: design.sort === "mtime" ? stat.mtimeNs : 0n }, design.cap);
+  } catch {
+    // gone since the walk: nothing to add
+  }
+}
+
+/**
+ * fast-glob opens a pattern's fixed leading folders ("docs/" in "docs/*.md")
+ * by name, which finds "docs" but not "Docs", whatever the case rule. Writing
+ * the first letter as a one-letter class ("[d]ocs/*.md") means the same and
+ * makes every folder a match, so smart case reaches folders too.
+ */
+function withoutFixedFolders(written: string): string {
+  // Tidied first, as a fixed folder would be: "./src//*.ts" is "src/*.ts".
+  const pattern = written.replace(/\/{2,}/g, "/").replace(/(^|\/)(\.\/)+/g, "$1");
+  const firstLetter = /^[^*?[\]{}()!+@\\]*?(\p{L})/u.exec(pattern);
+  if (!firstLetter) return pattern; // pattern syntax comes first: nothing fixed has a case
+  const at = firstLetter[0].length - firstLetter[1].length;
+  return `${pattern.slice(0, at)}[${firstLetter[1]}]${pattern.slice(at + firstLetter[1].length)}`;
+}

@@ -1,6 +1,7 @@
 // The one order glob, list_files and grep promise: newest first by modification time, ties by path.
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
@@ -79,6 +80,19 @@ interface FoundFile {
 export interface FoundFiles {
   newest: FoundFile[];
   total: number;
+  /** Set when the walk stopped early: at the deadline, or on Ctrl-C. */
+  stopped?: "deadline" | "cancelled";
+}
+
+/** How a walk may be stopped, and how names are matched. */
+export interface WalkOptions {
+  caseSensitive?: boolean;
+  /** Ctrl-C: the walk stops at the next file. */
+  signal?: AbortSignal;
+  /** Date.now() past which the walk stops at the next file. */
+  deadline?: number;
+  /** A cheap test on each match's path, made before the visibility check: false drops it. */
+  keep?: (rel: string) => boolean;
 }
 
 /**
@@ -90,10 +104,37 @@ export async function findNewestFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { caseSensitive = true, design = DEFAULT_DESIGN }: { caseSensitive?: boolean; design?: ToolDesign } = {},
+  { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
-  const newest: FoundFile[] = [];
-  let total = 0;
+  const found: FoundFiles = { newest: [], total: 0 };
+  for await (const file of visibleFiles(workspace, baseRel, pattern, walk, found)) {
+    let mtimeNs = 0n;
+    try {
+      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+      const stat = fs.lstatSync(file.abs, { bigint: true });
+      if (!stat.isFile()) continue; // a regular file, not a link or a FIFO, whatever the pattern named
+      if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
+    } catch {
+      continue; // vanished while walking
+    }
+    found.total++;
+    insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
+  }
+  return found;
+}
+
+/**
+ * The visible files under baseRel that match pattern, as fast-glob finds
+ * them (symlinks not followed, hidden folders never entered). It stops at
+ * the deadline or when the signal aborts, and says why in `stopped`.
+ */
+export async function* visibleFiles(
+  workspace: Workspace,
+  baseRel: string,
+  pattern: string,
+  { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY, keep }: WalkOptions,
+  stopped: { stopped?: "deadline" | "cancelled" },
+): AsyncGenerator<{ rel: string; abs: string }> {
   const cwd = path.join(workspace.root, baseRel);
   const stream = fg.stream(pattern, {
     cwd,
@@ -104,26 +145,34 @@ export async function findNewestFiles(
     caseSensitiveMatch: caseSensitive,
     // fast-glob reads folders through this, so it never walks into a hidden one.
     fs: { readdir: withoutHiddenFolders(workspace) },
-  });
-  for await (const entry of stream as AsyncIterable<string>) {
-    const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
-    if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
-    // Whatever the pattern looked like, a match counts only if it is a regular file in a folder reached
-    // without a symlink: fast-glob stats the fixed parts of a pattern through symlinks ("{{x}}/etc/passwd").
-    if (!workspace.isReachedDirectly(rel)) continue;
-    let mtimeNs = 0n;
-    try {
-      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      const stat = fs.lstatSync(path.join(workspace.root, rel), { bigint: true });
-      if (!stat.isFile()) continue;
-      if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
-    } catch {
-      continue; // vanished while walking
+  }) as Readable;
+  // A timer and the signal destroy the stream, so a walk that finds nothing for long stops too.
+  const stop = (reason: "deadline" | "cancelled") => {
+    stopped.stopped ??= reason;
+    stream.destroy();
+  };
+  const onAbort = () => stop("cancelled");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  const timer = Number.isFinite(deadline) ? setTimeout(() => stop("deadline"), deadline - Date.now()) : undefined;
+  try {
+    for await (const entry of stream as AsyncIterable<string>) {
+      if (Date.now() > deadline) stop("deadline");
+      if (stopped.stopped) break;
+      const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
+      if (keep && !keep(rel)) continue;
+      if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+      // Whatever the pattern looked like, a match counts only if it is in a folder reached without a
+      // symlink: fast-glob stats the fixed parts of a pattern through symlinks ("{{x}}/etc/passwd").
+      if (!workspace.isReachedDirectly(rel)) continue;
+      yield { rel, abs: path.join(cwd, entry) };
     }
-    total++;
-    insertNewest(newest, { rel, mtimeNs }, design.cap);
+  } catch (error) {
+    if (!stopped.stopped) throw error; // a destroyed stream ends with "premature close"
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
-  return { newest, total };
 }
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;

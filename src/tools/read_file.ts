@@ -1,21 +1,15 @@
 // read_file: a window of a text file, with line numbers, read as a stream so
 // memory stays small whatever the file's size.
 import fs from "node:fs";
-import path from "node:path";
-import fg from "fast-glob";
 import { openChecked } from "../workspace/opened.js";
-import type { Workspace } from "../workspace/workspace.js";
-import { findNewestFiles } from "./newest-first.js";
+import { suggestSimilarPaths } from "./similar-paths.js";
+import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
 
 /** Lines longer than this are clipped with a visible marker. */
 export const MAX_LINE_CHARS = 500;
 /** Files larger than this are refused; grep can still search them. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** A NUL byte in this many leading bytes marks a file as binary. */
-const BINARY_SNIFF_BYTES = 8192;
-/** At most this many similar paths are suggested when a file is not found. */
-const MAX_SUGGESTIONS = 3;
 /** Bytes kept of one line while streaming: enough for MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
 
@@ -55,7 +49,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       additionalProperties: false,
     },
 
-    async run({ path: input, offset = 1, limit = cap }, { workspace }) {
+    async run({ path: input, offset = 1, limit = cap }, { workspace, signal }) {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
       const { abs, rel } = resolved;
@@ -64,7 +58,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const opened = openChecked(abs);
       if (opened === "moved") return fail(`${rel} changed while it was being opened; it was not read`);
       if (opened === "missing") {
-        const similar = await suggestSimilarPaths(workspace, rel);
+        const similar = await suggestSimilarPaths(workspace, rel, signal);
         const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }
@@ -83,8 +77,11 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
       // Never past the size checked: a file that grows while read is read as it was.
       const window = await readWindow(fd, stat.size, offset, limit);
-      if (window === "binary")
-        return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
+      if (window === "binary") {
+        return fail(
+          `${rel} is a binary file (a NUL byte, or many control or undecodable bytes, near the start); read_file shows text only`,
+        );
+      }
       const { lines, total } = window;
       if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
       if (offset > total) return fail(`offset ${offset} is past the end of ${rel}, which has ${total} lines`);
@@ -103,7 +100,10 @@ export const readFile = makeReadFile();
 
 /**
  * Streams the open file once, its first `size` bytes only: keeps the lines
- * of the window (each cut to MAX_LINE_BYTES while reading), counts all the others.
+ * of the window (each cut to MAX_LINE_BYTES while reading), counts all the
+ * others. A UTF-16 or UTF-32
+ * file (marked by its byte-order mark) is turned into UTF-8 first, so its
+ * lines are counted as rg counts them and every grep hit can be read.
  */
 async function readWindow(
   fd: number,
@@ -117,12 +117,13 @@ async function readWindow(
   let current: Buffer[] = [];
   let currentBytes = 0;
   let fullLength = 0; // bytes of the current line, kept or not
-  let sniffed = 0;
+  let sniffed: Sniffed | undefined;
+  let utf8: (bytes: Buffer, end?: boolean) => Buffer = (bytes) => bytes;
 
   const inWindow = () => lineNumber >= offset && lineNumber < offset + limit;
   const endLine = () => {
     if (inWindow()) {
-      const text = decoder.decode(Buffer.concat(current)).replace(/\r$/, "");
+      const text = escapeControlCharacters(decoder.decode(Buffer.concat(current)).replace(/\r$/, ""));
       const cutWhileReading = fullLength > currentBytes;
       lines.push(clipLine(text, MAX_LINE_CHARS, cutWhileReading || text.length > MAX_LINE_CHARS));
     }
@@ -132,17 +133,7 @@ async function readWindow(
     fullLength = 0;
   };
 
-  if (size === 0) {
-    fs.closeSync(fd);
-    return { lines: [], total: 0 };
-  }
-  // end is inclusive; the stream closes the descriptor when it ends or the loop leaves early.
-  for await (const chunk of fs.createReadStream("", { fd, start: 0, end: size - 1 }) as AsyncIterable<Buffer>) {
-    if (sniffed < BINARY_SNIFF_BYTES) {
-      const head = chunk.subarray(0, BINARY_SNIFF_BYTES - sniffed);
-      if (head.includes(0)) return "binary";
-      sniffed += head.length;
-    }
+  const splitLines = (chunk: Buffer) => {
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);
@@ -157,26 +148,26 @@ async function readWindow(
       endLine();
       start = newline + 1;
     }
+  };
+
+  if (size === 0) {
+    fs.closeSync(fd);
+    return { lines: [], total: 0 };
   }
+  // end is inclusive; the stream closes the descriptor when it ends or the loop leaves early.
+  for await (const raw of fs.createReadStream("", { fd, start: 0, end: size - 1 }) as AsyncIterable<Buffer>) {
+    if (!sniffed) {
+      // The first chunk is 64 KiB, or the whole file: enough to judge it.
+      sniffed = sniff(raw);
+      if (sniffed.binary) return "binary";
+      utf8 = toUtf8(sniffed.encoding);
+      splitLines(utf8(raw.subarray(sniffed.bomLength)));
+    } else splitLines(utf8(raw));
+  }
+  splitLines(utf8(Buffer.alloc(0), true));
   // A last line without a trailing newline still counts.
   if (fullLength > 0) endLine();
   return { lines, total: lineNumber - 1 };
-}
-
-/**
- * Up to MAX_SUGGESTIONS visible files that are probably the one meant: the same name
- * in another folder, or the same name with another case or extension.
- */
-async function suggestSimilarPaths(workspace: Workspace, rel: string): Promise<string[]> {
-  const name = path.posix.basename(rel);
-  const stem = name.includes(".") ? name.slice(0, name.lastIndexOf(".")) : name;
-  if (stem === "") return [];
-  try {
-    const found = await findNewestFiles(workspace, ".", `**/${fg.escapePath(stem)}{,.*}`, { caseSensitive: false });
-    return found.newest.map((file) => file.rel).slice(0, MAX_SUGGESTIONS);
-  } catch {
-    return [];
-  }
 }
 
 function formatBytes(bytes: number): string {
