@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CONTEXT, MAX_MATCH_CHARS, RG_TIMEOUT_MS } from "../src/tools/grep.js";
+import { MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
@@ -330,5 +330,70 @@ describe("grep: many hits (rg again, newest first, stopped at the cap)", () => {
     expect(common[0]).toBe("f29.txt:1:common");
     expect(common[50]).toBe("f28.txt:1:common");
     expect(common[100]).toBe(CAP_MESSAGE);
+  });
+});
+
+describe("grep: very long lines and big files", () => {
+  it("shows a line longer than one JSON message clipped, at its right line number, with its context", async () => {
+    // rg's --json sends a line as one message; past 64 KiB Scout keeps only its start.
+    const huge = "x".repeat(300_000);
+    const root = tree({
+      "long.txt": `first\nbefore\nMARK ${huge}\nafter\n`,
+      "bytes.txt": Buffer.concat([
+        Buffer.from("MARK "),
+        Buffer.from([0xff]),
+        Buffer.from("y".repeat(300_000)),
+        Buffer.from("\n"),
+      ]),
+      "ctrl.txt": `MARK ${"\x01".repeat(100_000)}\n`,
+    });
+    const marker = ` … [line clipped at ${MAX_MATCH_CHARS} characters]`;
+    expect((await call(root, "grep", { pattern: "MARK", path: "long.txt", context: 1 })).content).toBe(
+      ["long.txt-2-before", `long.txt:3:MARK ${"x".repeat(MAX_MATCH_CHARS - 5)}${marker}`, "long.txt-4-after"].join(
+        "\n",
+      ),
+    );
+    expect((await call(root, "grep", { pattern: "MARK", path: "bytes.txt" })).content).toBe(
+      `bytes.txt:1:MARK \uFFFD${"y".repeat(MAX_MATCH_CHARS - 6)}${marker}`,
+    );
+    expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
+      `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,
+    );
+  });
+
+  it(`skips files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB in a folder, and refuses one named alone`, async () => {
+    // One line of 33 MiB: rg holds a whole line in memory, and a 500 MB one took 1.3 GB.
+    const root = tree({ "small.txt": "MARK small\n" });
+    fs.writeFileSync(path.join(root, "big.txt"), `MARK ${"x".repeat(MAX_SEARCH_FILE_BYTES)}\n`);
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("small.txt:1:MARK small");
+    expect(await call(root, "grep", { pattern: "MARK", path: "big.txt" })).toMatchObject({
+      isError: true,
+      content: `Error: big.txt is 32.0 MiB, over grep's ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB limit; it was not searched`,
+    });
+  });
+});
+
+describe("grep: paths rg cannot read", () => {
+  // As root nothing is unreadable by permission; a path longer than PATH_MAX is unreadable to anyone.
+  const deep = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
+  const treeWithDeepFolder = (files: Record<string, FileSpec>, under = "") => {
+    const root = tree(files);
+    execFileSync("mkdir", ["-p", path.posix.join(under || ".", deep)], { cwd: root }); // mkdir -p builds what one path cannot name
+    return root;
+  };
+  const cleanup = (root: string) => execFileSync("rm", ["-rf", root]);
+
+  it('answers "No matches" with a footer counting them, not an error', async () => {
+    const root = treeWithDeepFolder({ "a.txt": "MARK\n" });
+    try {
+      const result = await call(root, "grep", { pattern: "NOPE" });
+      expect(result.isError).toBe(false);
+      const [first, footer] = result.content.split("\n");
+      expect(first).toBe("No matches for /NOPE/ in the workspace.");
+      expect(footer).toMatch(/^\(rg could not read 1 file or folder: d{200}\/d{200}\/.*: Filename too long\)$/);
+      expect((await call(root, "grep", { pattern: "MARK" })).content.split("\n")[0]).toBe("a.txt:1:MARK");
+    } finally {
+      cleanup(root);
+    }
   });
 });

@@ -2,6 +2,7 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { type FoundFiles, findNewestFiles } from "./newest-first.js";
+import { escapeControl } from "./escape.js";
 import { checkPattern } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -35,7 +36,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       additionalProperties: false,
     },
 
-    async run({ pattern, path: input = "." }, { workspace }) {
+    async run({ pattern, path: input = "." }, { workspace, signal }) {
       const problem = checkPattern(pattern);
       if (problem) return fail(problem);
       const resolved = resolveSearchRoot(workspace, input, { filesAllowed: false });
@@ -51,21 +52,22 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         const real = workspace.toRelative(folder.abs);
         if (real !== folder.rel) {
           return fail(
-            `the folder in pattern "${folder.rel}" goes through a symlink (it is "${real}"); glob does not follow symlinks, so write "${real}" in the pattern`,
+            `the folder in pattern "${escapeControl(folder.rel)}" goes through a symlink (it is "${escapeControl(real)}"); glob does not follow symlinks, so write "${escapeControl(real)}" in the pattern`,
           );
         }
       }
 
       let found: FoundFiles;
       try {
-        found = await findNewestFiles(workspace, baseRel, pattern, { design });
+        found = await findNewestFiles(workspace, baseRel, pattern, { design, signal });
       } catch (error) {
+        if (signal?.aborted) return fail("glob was cancelled");
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
-      const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
+      const where = resolved.rel === "." ? "" : ` in ${escapeControl(resolved.rel)}`;
       if (found.total === 0) return ok(`No files match "${pattern}"${where}.`, "no files");
 
-      const lines = found.newest.map((file) => file.rel);
+      const lines = found.newest.map((file) => escapeControl(file.rel));
       if (found.total > lines.length) {
         lines.push(
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,

@@ -1,6 +1,7 @@
 // The one order glob, list_files and grep promise: newest first by modification time, ties by path.
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
@@ -90,7 +91,11 @@ export async function findNewestFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { caseSensitive = true, design = DEFAULT_DESIGN }: { caseSensitive?: boolean; design?: ToolDesign } = {},
+  {
+    caseSensitive = true,
+    design = DEFAULT_DESIGN,
+    signal,
+  }: { caseSensitive?: boolean; design?: ToolDesign; signal?: AbortSignal } = {},
 ): Promise<FoundFiles> {
   const newest: FoundFile[] = [];
   let total = 0;
@@ -105,19 +110,28 @@ export async function findNewestFiles(
     // fast-glob reads folders through this, so it never walks into a hidden one.
     fs: { readdir: withoutHiddenFolders(workspace) },
   });
-  for await (const entry of stream as AsyncIterable<string>) {
-    const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
-    if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
-    let mtimeNs = 0n;
-    try {
-      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      if (design.sort === "mtime") mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
-    } catch {
-      continue; // vanished while walking
+  // Ctrl-C stops the walk itself: the loop below may be waiting for a match that never comes.
+  const stop = () => (stream as Readable).destroy(new Error("cancelled"));
+  signal?.addEventListener("abort", stop, { once: true });
+  if (signal?.aborted) stop();
+  try {
+    for await (const entry of stream as AsyncIterable<string>) {
+      const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
+      if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+      let mtimeNs = 0n;
+      try {
+        // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+        if (design.sort === "mtime") mtimeNs = fs.lstatSync(path.join(cwd, entry), { bigint: true }).mtimeNs;
+      } catch {
+        continue; // vanished while walking
+      }
+      total++;
+      insertNewest(newest, { rel, mtimeNs }, design.cap);
     }
-    total++;
-    insertNewest(newest, { rel, mtimeNs }, design.cap);
+  } finally {
+    signal?.removeEventListener("abort", stop);
   }
+  signal?.throwIfAborted(); // a stopped walk is not a complete answer
   return { newest, total };
 }
 

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
+import { escapeControl } from "./escape.js";
 import { findNewestFiles } from "./newest-first.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
 
@@ -54,17 +55,20 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       additionalProperties: false,
     },
 
-    async run({ path: input, offset = 1, limit = cap }, { workspace }) {
+    async run({ path: input, offset = 1, limit = cap }, { workspace, signal }) {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
-      const { abs, rel } = resolved;
+      const { abs } = resolved;
+      const rel = escapeControl(resolved.rel); // as messages name it: on one line, whatever the name holds
 
       let stat: fs.Stats;
       try {
         stat = fs.statSync(abs);
       } catch {
-        const similar = await suggestSimilarPaths(workspace, rel);
-        const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
+        const similar = await suggestSimilarPaths(workspace, resolved.rel);
+        const hint = similar.length
+          ? `; did you mean: ${similar.map(escapeControl).join(", ")}?`
+          : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }
       if (stat.isDirectory()) return fail(`${rel} is a directory; use list_files to see what it holds`);
@@ -75,7 +79,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         );
       }
 
-      const window = await readWindow(abs, offset, limit);
+      const window = await readWindow(abs, offset, limit, signal); // Ctrl-C stops the read (runTool says so)
       if (window === "binary")
         return fail(`${rel} is a binary file (it has a NUL byte near the start); read_file shows text only`);
       const { lines, total } = window;
@@ -102,6 +106,7 @@ async function readWindow(
   abs: string,
   offset: number,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<{ lines: string[]; total: number } | "binary"> {
   const decoder = new TextDecoder("utf-8"); // invalid bytes become U+FFFD, never an error
   const lines: string[] = [];
@@ -124,7 +129,7 @@ async function readWindow(
     fullLength = 0;
   };
 
-  for await (const chunk of fs.createReadStream(abs) as AsyncIterable<Buffer>) {
+  for await (const chunk of fs.createReadStream(abs, { signal }) as AsyncIterable<Buffer>) {
     if (sniffed < BINARY_SNIFF_BYTES) {
       const head = chunk.subarray(0, BINARY_SNIFF_BYTES - sniffed);
       if (head.includes(0)) return "binary";
