@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
+import { MAX_RG_MEMORY_BYTES } from "../src/tools/ripgrep.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
@@ -395,5 +396,18 @@ describe("grep: paths rg cannot read", () => {
     } finally {
       cleanup(root);
     }
+  });
+});
+
+describe("grep: rg's memory", () => {
+  it(`stops rg past ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB: a JSON object for every match of one long line`, {
+    timeout: RG_TIMEOUT_MS + 30_000,
+  }, async () => {
+    // A 24 MB line matched at every byte: plain rg output stayed at 59 MB, --json grows to gigabytes.
+    const root = tree({ "dense.txt": `${"a".repeat(24_000_000)}\n` });
+    expect(await call(root, "grep", { pattern: "a" })).toMatchObject({
+      isError: true,
+      content: `Error: rg used more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+    });
   });
 });

@@ -9,7 +9,7 @@ import { escapeControl } from "./escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { checkPattern } from "./patterns.js";
-import { newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
+import { MAX_RG_MEMORY_BYTES, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
@@ -146,6 +146,11 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
       const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
+      if (result.tooMuchMemory) {
+        return fail(
+          `rg used more than ${mebibytes(MAX_RG_MEMORY_BYTES)} and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+        );
+      }
       if (result.timedOut) {
         return fail(
           `rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`,

@@ -1,8 +1,17 @@
 // Runs the rg binary with --json and hands over its messages one at a time, within a deadline and a Ctrl-C.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
 import { jsonMessages, type RgData } from "./rg-json.js";
 
+/**
+ * rg is stopped when it holds more memory than this. JSON has an object for
+ * every match, so a long line matched every few bytes (pattern "." on a
+ * 20 MB one-line file) took rg 1.3 GB. Read from /proc, so Linux only;
+ * elsewhere --max-filesize is the only bound.
+ */
+export const MAX_RG_MEMORY_BYTES = 512 * 1024 * 1024;
+const MEMORY_CHECK_MS = 100;
 /** How much of rg's own error message is passed on when rg could not search at all. */
 const MAX_STDERR_CHARS = 2000;
 /** A line rg writes on stderr longer than this is not about one path (PATH_MAX is 4096 bytes): it is dropped. */
@@ -26,6 +35,8 @@ export interface RgOutcome {
   exitCode: number | null;
   timedOut: boolean;
   aborted: boolean;
+  /** rg went over MAX_RG_MEMORY_BYTES and was stopped. */
+  tooMuchMemory: boolean;
   /** rg searched to the end and said so (its summary message); exit status 2 then means some paths could not be read. */
   finished: boolean;
   /** rg's own message, for when it could not search at all (a regex it cannot parse, say). */
@@ -44,7 +55,15 @@ export interface RgRun {
 }
 
 export function newOutcome(): RgOutcome {
-  return { exitCode: null, timedOut: false, aborted: false, finished: false, stderr: "", unreadable: { count: 0 } };
+  return {
+    exitCode: null,
+    timedOut: false,
+    aborted: false,
+    tooMuchMemory: false,
+    finished: false,
+    stderr: "",
+    unreadable: { count: 0 },
+  };
 }
 
 /**
@@ -66,6 +85,10 @@ export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): 
     }),
   );
   const stop = () => rg.kill("SIGKILL");
+  const unwatch = watchMemory(rg.pid, () => {
+    outcome.tooMuchMemory = true;
+    stop();
+  });
   const timer = setTimeout(
     () => {
       outcome.timedOut = true;
@@ -111,6 +134,7 @@ export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): 
     const code = await exit;
     await stderrDone;
     clearTimeout(timer);
+    unwatch();
     run.signal?.removeEventListener("abort", onAbort);
     if (startError !== undefined) {
       outcome.stderr = startError;
@@ -153,4 +177,17 @@ async function readStderr(stderr: AsyncIterable<Buffer>, run: RgRun, outcome: Rg
     // the stream ended with rg
   }
   if (partial !== "") take(partial);
+}
+
+/** Calls onOver when the process's resident memory passes MAX_RG_MEMORY_BYTES; returns what stops watching. */
+function watchMemory(pid: number | undefined, onOver: () => void): () => void {
+  const timer = setInterval(() => {
+    fs.readFile(`/proc/${pid}/status`, "utf8", (error, status) => {
+      if (error) return clearInterval(timer); // no /proc here, or rg is gone
+      const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+      if (kib * 1024 > MAX_RG_MEMORY_BYTES) onOver();
+    });
+  }, MEMORY_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
