@@ -10,7 +10,7 @@ import { jsonMessages, type RgData } from "./rg-json.js";
  * 20 MB one-line file) took rg 1.3 GB. Read from /proc, so Linux only;
  * elsewhere --max-filesize is the only bound.
  */
-export const MAX_RG_MEMORY_BYTES = 512 * 1024 * 1024;
+export const MAX_RG_MEMORY_BYTES = 256 * 1024 * 1024;
 const MEMORY_CHECK_MS = 100;
 /** How much of rg's own error message is passed on when rg could not search at all. */
 const MAX_STDERR_CHARS = 2000;
