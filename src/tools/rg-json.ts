@@ -12,6 +12,7 @@ export type RgData = { text?: string; bytes?: string };
 export interface RgJson {
   type: string;
   data?: { path?: RgData; lines?: RgData; line_number?: number; binary_offset?: number | null };
+  /** Scout's mark, not rg's: only the start of the line came through (see LongMessage). */
   cut?: boolean;
 }
 
