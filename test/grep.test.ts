@@ -362,11 +362,17 @@ describe("grep: very long lines and big files", () => {
     );
   });
 
-  it(`skips files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB in a folder, and refuses one named alone`, async () => {
-    // One line of 33 MiB: rg holds a whole line in memory, and a 500 MB one took 1.3 GB.
+  it(`skips files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB in a folder once rg runs short of memory, and refuses one named alone`, {
+    timeout: 60_000,
+  }, async () => {
+    // One line of 96 MiB: rg holds a whole line in memory (a 500 MB one took 1.3 GB), so it passes
+    // MAX_RG_MEMORY_BYTES, is stopped, and searches again without files over the limit.
     const root = tree({ "small.txt": "MARK small\n" });
-    fs.writeFileSync(path.join(root, "big.txt"), `MARK ${"x".repeat(MAX_SEARCH_FILE_BYTES)}\n`);
-    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("small.txt:1:MARK small");
+    fs.writeFileSync(path.join(root, "big.txt"), `MARK ${"x".repeat(3 * MAX_SEARCH_FILE_BYTES)}\n`);
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe(
+      `small.txt:1:MARK small\n(files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB were not searched)`,
+    );
+    fs.truncateSync(path.join(root, "big.txt"), MAX_SEARCH_FILE_BYTES + 1);
     expect(await call(root, "grep", { pattern: "MARK", path: "big.txt" })).toMatchObject({
       isError: true,
       content: `Error: big.txt is 32.0 MiB, over grep's ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB limit; it was not searched`,

@@ -9,7 +9,7 @@ import { escapeControl } from "./escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { checkPattern } from "./patterns.js";
-import { MAX_RG_MEMORY_BYTES, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
+import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
@@ -27,8 +27,9 @@ const FEW_LINES = 1000;
 /** Most lines of context the model may ask for around each hit. */
 export const MAX_CONTEXT = 5;
 /**
- * Larger files are not searched (rg's --max-filesize): rg holds a whole line
- * in memory, and a 500 MB file of one line took 1.3 GB.
+ * Larger files are not searched (rg's --max-filesize) once rg's memory ran
+ * over (or always, where it cannot be watched): rg holds a whole line in
+ * memory, and a 500 MB file of one line took 1.3 GB.
  */
 export const MAX_SEARCH_FILE_BYTES = 32 * 1024 * 1024;
 
@@ -47,7 +48,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-      `Ignored files (.gitignore, .ignore, node_modules), protected files and files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} are not searched.`,
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped.`,
     concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
@@ -96,7 +97,6 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         );
       }
 
-      const args = rgArguments(pattern, include, context, target.realRel, cap);
       // Only files the shared visibility rules allow, inside the searched path; a file named explicitly is always searched.
       const shows = (file: string) =>
         target.isDirectory
@@ -122,27 +122,34 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
             binary = !target.isDirectory;
           },
         });
-      const output = new NewestFirstLines(context > 0, cap);
-
-      // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
-      const found: FileLines[] = [];
-      let foundLines = 0;
-      let result = newOutcome();
-      for await (const file of rgFiles(args, result)) {
-        found.push(file);
-        foundLines += file.lines.length;
-        if (foundLines > FEW_LINES) break;
-      }
-      if (foundLines > FEW_LINES) {
-        // Many lines: rg again, in the promised order (one thread), stopped once the cap is full.
-        result = newOutcome();
-        const order = design.sort === "mtime" ? "--sortr=modified" : "--sort=path";
-        for await (const file of rgFiles([order, ...args], result)) if (!output.add(file)) break;
-      } else {
-        found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
-        for (const file of found) if (!output.add(file)) break;
-      }
-      const { lines, cut } = output.finish();
+      const search = async (skipBigFiles: boolean) => {
+        const args = rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles);
+        const output = new NewestFirstLines(context > 0, cap);
+        // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
+        const found: FileLines[] = [];
+        let foundLines = 0;
+        let result = newOutcome();
+        for await (const file of rgFiles(args, result)) {
+          found.push(file);
+          foundLines += file.lines.length;
+          if (foundLines > FEW_LINES) break;
+        }
+        if (foundLines > FEW_LINES) {
+          // Many lines: rg again, in the promised order (one thread), stopped once the cap is full.
+          result = newOutcome();
+          const order = design.sort === "mtime" ? "--sortr=modified" : "--sort=path";
+          for await (const file of rgFiles([order, ...args], result)) if (!output.add(file)) break;
+        } else {
+          found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
+          for (const file of found) if (!output.add(file)) break;
+        }
+        return { ...output.finish(), result };
+      };
+      // --max-filesize costs rg one lstat per file (+26 ms of CPU per 20,000 files), so where rg's
+      // memory is watched it is only used again after rg went over (a file of one huge line, say).
+      let { lines, cut, result } = await search(!MEMORY_WATCHED);
+      const skippedBig = MEMORY_WATCHED && result.tooMuchMemory && !result.aborted;
+      if (skippedBig) ({ lines, cut, result } = await search(true));
 
       const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
@@ -161,6 +168,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
       }
       const unreadable = unreadableNote(result);
+      if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
       if (binary) {
         return ok(
           `${shownRel} is a binary file that matches /${pattern}/; its lines are not shown`,
@@ -194,6 +202,7 @@ function rgArguments(
   context: number,
   searchPath: string,
   cap: number,
+  skipBigFiles: boolean,
 ): string[] {
   return [
     "--no-config",
@@ -207,7 +216,7 @@ function rgArguments(
     "--no-ignore-global",
     "--no-ignore-parent",
     "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
-    `--max-filesize=${MAX_SEARCH_FILE_BYTES}`,
+    ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,
     // Protected names in any case, noise folders exactly as isVisible matches them.

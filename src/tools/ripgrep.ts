@@ -12,6 +12,8 @@ import { jsonMessages, type RgData } from "./rg-json.js";
  */
 export const MAX_RG_MEMORY_BYTES = 256 * 1024 * 1024;
 const MEMORY_CHECK_MS = 100;
+/** Whether rg's memory can be watched here (Linux's /proc). */
+export const MEMORY_WATCHED = fs.existsSync("/proc/self/status");
 /** How much of rg's own error message is passed on when rg could not search at all. */
 const MAX_STDERR_CHARS = 2000;
 /** A line rg writes on stderr longer than this is not about one path (PATH_MAX is 4096 bytes): it is dropped. */

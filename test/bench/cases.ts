@@ -43,7 +43,6 @@ const toolRgArgs = (pattern: string) => [
   "--no-ignore-exclude",
   "--no-ignore-global",
   "--no-ignore-parent",
-  "--max-filesize=33554432",
   ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
   `--regexp=${pattern}`,
   "--",
