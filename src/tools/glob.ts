@@ -2,7 +2,7 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { type FoundFiles, findNewestFiles } from "./newest-first.js";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 import { checkPattern } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -52,7 +52,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         const real = workspace.toRelative(folder.abs);
         if (real !== folder.rel) {
           return fail(
-            `the folder in pattern "${escapeControl(folder.rel)}" goes through a symlink (it is "${escapeControl(real)}"); glob does not follow symlinks, so write "${escapeControl(real)}" in the pattern`,
+            `the folder in pattern "${escapePath(folder.rel)}" goes through a symlink (it is "${escapePath(real)}"); glob does not follow symlinks, so write "${escapePath(real)}" in the pattern`,
           );
         }
       }
@@ -64,10 +64,10 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         if (signal?.aborted) return fail("glob was cancelled");
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
-      const where = resolved.rel === "." ? "" : ` in ${escapeControl(resolved.rel)}`;
+      const where = resolved.rel === "." ? "" : ` in ${escapePath(resolved.rel)}`;
       if (found.total === 0) return ok(`No files match "${pattern}"${where}.`, "no files");
 
-      const lines = found.newest.map((file) => escapeControl(file.rel));
+      const lines = found.newest.map((file) => escapePath(file.rel));
       if (found.total > lines.length) {
         lines.push(
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,

@@ -1,7 +1,7 @@
 // What grep shows of the files rg found: only files it may show and that exist, paths escaped, lines clipped.
 import fs from "node:fs";
 import path from "node:path";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 import type { FileLines, Line } from "./newest-first.js";
 import type { RgFile, RgOutcome } from "./ripgrep.js";
 import { clipLine } from "./tool.js";
@@ -29,7 +29,7 @@ export async function* filesShown(files: AsyncIterable<RgFile>, options: ShowOpt
     const mtimeNs = options.shows(file) ? mtimeOf(options.root, file, options.byMtime) : undefined;
     if (mtimeNs === undefined) continue;
     if (binary) options.onBinary();
-    const name = escapeControl(file); // one line per entry, whatever the name holds
+    const name = escapePath(file); // one line per entry, whatever the name holds
     const shown: Line[] = [];
     let lastLine = 0;
     for (const { lineNumber, hit, text, cut } of lines) {
@@ -47,7 +47,7 @@ export async function* filesShown(files: AsyncIterable<RgFile>, options: ShowOpt
 export function unreadableNote({ unreadable: { count, first } }: RgOutcome): string[] {
   if (count === 0 || !first) return [];
   const what = `${count} file${count === 1 ? "" : "s"} or folder${count === 1 ? "" : "s"}`;
-  return [`(rg could not read ${what}${count === 1 ? ":" : ", e.g."} ${escapeControl(first.file)}: ${first.reason})`];
+  return [`(rg could not read ${what}${count === 1 ? ":" : ", e.g."} ${escapePath(first.file)}: ${first.reason})`];
 }
 
 /** Whether Scout can read a path itself: rg's complaint about one it can read is not believed. */

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { NOISE_DIRS } from "../workspace/ignore-rules.js";
 import { DENIED_GLOBS } from "../workspace/protected.js";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { checkPattern } from "./patterns.js";
@@ -88,7 +88,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
       if ("error" in target) return fail(target.error);
-      const shownRel = escapeControl(target.rel);
+      const shownRel = escapePath(target.rel);
       const size = target.isDirectory ? 0 : fs.statSync(target.abs).size;
       if (size > MAX_SEARCH_FILE_BYTES) {
         // rg skips big files in a folder, but searches one named alone whatever its size.

@@ -1,7 +1,7 @@
 // list_files: one directory level, newest first.
 import fs from "node:fs";
 import path from "node:path";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 import { newestFirst } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -63,8 +63,8 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       entries.sort((a, b) => newestFirst(a.mtimeNs, a.name, b.mtimeNs, b.name));
 
-      const lines = entries.slice(0, cap).map((entry) => escapeControl(entry.name));
-      if (entries.length === 0) lines.push(`(${escapeControl(rel)} has no visible entries)`);
+      const lines = entries.slice(0, cap).map((entry) => escapePath(entry.name));
+      if (entries.length === 0) lines.push(`(${escapePath(rel)} has no visible entries)`);
       // One footer line says everything that is not shown.
       const notes: string[] = [];
       if (hidden > 0)

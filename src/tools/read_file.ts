@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 import { findNewestFiles } from "./newest-first.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
 
@@ -59,7 +59,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
       const { abs } = resolved;
-      const rel = escapeControl(resolved.rel); // as messages name it: on one line, whatever the name holds
+      const rel = escapePath(resolved.rel); // as messages name it: on one line, whatever the name holds
 
       let stat: fs.Stats;
       try {
@@ -67,7 +67,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       } catch {
         const similar = await suggestSimilarPaths(workspace, resolved.rel);
         const hint = similar.length
-          ? `; did you mean: ${similar.map(escapeControl).join(", ")}?`
+          ? `; did you mean: ${similar.map(escapePath).join(", ")}?`
           : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }

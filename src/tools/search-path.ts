@@ -1,7 +1,7 @@
 // The one check for the root of a search or listing: it exists, and is not itself hidden.
 import fs from "node:fs";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapeControl } from "./escape.js";
+import { escapePath } from "./escape-path.js";
 
 /**
  * Checks a path that list_files, glob or grep will walk: it must exist, and a
@@ -13,7 +13,7 @@ function checkSearchPath(
   { abs, rel: given }: { abs: string; rel: string },
   { filesAllowed }: { filesAllowed: boolean },
 ): { error?: string; isDirectory: boolean } {
-  const rel = escapeControl(given); // as messages name it: on one line, whatever the name holds
+  const rel = escapePath(given); // as messages name it: on one line, whatever the name holds
   let stat: fs.Stats;
   try {
     stat = fs.statSync(abs);
