@@ -171,6 +171,7 @@ export async function runTurn(question: string, history: MessageParam[], options
       // 4. Run every tool it asked for, in order; all results go back in one user message.
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
+        signal?.throwIfAborted(); // Ctrl-C: not one more tool (the running one got the signal too)
         const verdict = pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run";
         if (verdict === "quit") throw new TurnQuit();
         onStep({ type: "tool_start", step, name: call.name });
@@ -183,7 +184,7 @@ export async function runTurn(question: string, history: MessageParam[], options
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
       }
       history.push({ role: "user", content: results });
-      signal?.throwIfAborted(); // Ctrl-C while tools ran: stop before the next model call
+      signal?.throwIfAborted(); // Ctrl-C during the last tool: stop before the next model call
     }
   } catch (error) {
     history.length = turnStart; // no half-finished exchange is left behind

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { TurnQuit, runTurn, type Decision, type MessageParam, type StepEvent, type Verdict } from "../src/agent.js";
 import { type ScriptedReply as Reply, scriptedModel, text, toolUse as use } from "../src/models/scripted.js";
+import { ok, type Tool } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree } from "./helpers.js";
 
@@ -149,6 +150,35 @@ describe("runTurn", () => {
     controller.abort();
     await expect(turn).rejects.toThrow();
     expect(requests.length).toBeLessThanOrEqual(1);
+    expect(history).toEqual([]);
+  });
+
+  it("checks for Ctrl-C before each tool call: of 30 slow calls in one message, one runs", async () => {
+    // The tool ignores the signal on purpose: only the loop's own check can stop the other 29.
+    const slow: Tool = {
+      name: "slow",
+      description: "waits",
+      input_schema: { type: "object", properties: {}, required: [], additionalProperties: false },
+      run: () => new Promise((resolve) => setTimeout(() => resolve(ok("done")), 300)),
+    };
+    const model = scriptedModel([
+      { content: Array.from({ length: 30 }, (_, i) => use(`t${i}`, "slow", {})), stop_reason: "tool_use" },
+    ]);
+    const controller = new AbortController();
+    const events: StepEvent[] = [];
+    const history: MessageParam[] = [];
+    const started = Date.now();
+    const turn = runTurn("q", history, {
+      model,
+      workspace: new Workspace(makeTree({ "a.txt": "a\n" })),
+      tools: [slow],
+      signal: controller.signal,
+      onStep: (e) => events.push(e),
+    });
+    setTimeout(() => controller.abort(), 100);
+    await expect(turn).rejects.toThrow();
+    expect(events.filter((e) => e.type === "tool")).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000); // 30 calls would take 9 s
     expect(history).toEqual([]);
   });
 

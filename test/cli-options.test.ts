@@ -95,6 +95,7 @@ describe("terminal injection", () => {
     expect(everything).not.toMatch(/\x1b|\x07/);
     expect(everything).toContain("\\x1b]52;c;ZXZpbA==\\x07");
     expect(run.stdout).toContain("evil\\x1b]0;pwned\\x07\\x1b[2J.txt:1"); // a path from the model, in its answer
-    expect(run.stderr).toContain('read_file {"path":"evil\\u001b]0;pwned\\u0007'); // JSON in the step line escapes it too
+    // The tools print paths escaped (src/tools/escape-path.ts), so the model asks for the escaped name.
+    expect(run.stderr).toContain('read_file {"path":"evil\\\\x1b]0;pwned\\\\x07');
   });
 });

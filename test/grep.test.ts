@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CONTEXT, MAX_MATCH_CHARS } from "../src/tools/grep.js";
+import { MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
 import { runTool } from "../src/tools/index.js";
-import { type RgOutcome, ripgrep } from "../src/tools/ripgrep.js";
+import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
@@ -175,10 +175,10 @@ describe("grep: output", () => {
     // with a short deadline, since a deadline can only be seen to work by reaching it.
     const dir = tree({ "a.txt": "x\n" });
     execFileSync("mkfifo", [path.join(dir, "pipe")]);
-    const outcome: RgOutcome = { exitCode: null, stderr: "", timedOut: false, aborted: false, binaryMatches: false };
+    const outcome = newOutcome();
     for await (const _ of ripgrep(
       ["--no-config", "x", "--", "pipe"],
-      { root: dir, deadline: Date.now() + 300 },
+      { root: dir, deadline: Date.now() + 300, reportable: () => true },
       outcome,
     ));
     expect(outcome.timedOut).toBe(true);
@@ -340,5 +340,89 @@ describe("grep: many hits (rg again, newest first, stopped at the cap)", () => {
     expect(common[0]).toBe("f29.txt:1:common");
     expect(common[50]).toBe("f28.txt:1:common");
     expect(common[100]).toBe(CAP_MESSAGE);
+  });
+});
+
+describe("grep: very long lines and big files", () => {
+  it("shows a line longer than one JSON message clipped, at its right line number, with its context", async () => {
+    // rg's --json sends a line as one message; past 64 KiB Scout keeps only its start.
+    const huge = "x".repeat(300_000);
+    const root = tree({
+      "long.txt": `first\nbefore\nMARK ${huge}\nafter\n`,
+      "bytes.txt": Buffer.concat([
+        Buffer.from("MARK "),
+        Buffer.from([0xff]),
+        Buffer.from("y".repeat(300_000)),
+        Buffer.from("\n"),
+      ]),
+      "ctrl.txt": `MARK ${"\x01".repeat(100_000)}\n`,
+    });
+    const marker = ` … [line clipped at ${MAX_MATCH_CHARS} characters]`;
+    expect((await call(root, "grep", { pattern: "MARK", path: "long.txt", context: 1 })).content).toBe(
+      ["long.txt-2-before", `long.txt:3:MARK ${"x".repeat(MAX_MATCH_CHARS - 5)}${marker}`, "long.txt-4-after"].join(
+        "\n",
+      ),
+    );
+    expect((await call(root, "grep", { pattern: "MARK", path: "bytes.txt" })).content).toBe(
+      `bytes.txt:1:MARK \uFFFD${"y".repeat(MAX_MATCH_CHARS - 6)}${marker}`,
+    );
+    expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
+      `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,
+    );
+  });
+
+  it(`skips files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB in a folder once rg runs short of memory, and refuses one named alone`, {
+    timeout: 60_000,
+  }, async () => {
+    // One line of 96 MiB: rg holds a whole line in memory (a 500 MB one took 1.3 GB), so it passes
+    // MAX_RG_MEMORY_BYTES, is stopped, and searches again without files over the limit.
+    const root = tree({ "small.txt": "MARK small\n" });
+    fs.writeFileSync(path.join(root, "big.txt"), `MARK ${"x".repeat(3 * MAX_SEARCH_FILE_BYTES)}\n`);
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe(
+      `small.txt:1:MARK small\n(files over ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB were not searched)`,
+    );
+    fs.truncateSync(path.join(root, "big.txt"), MAX_SEARCH_FILE_BYTES + 1);
+    expect(await call(root, "grep", { pattern: "MARK", path: "big.txt" })).toMatchObject({
+      isError: true,
+      content: `Error: big.txt is 32.0 MiB, over grep's ${MAX_SEARCH_FILE_BYTES / 2 ** 20} MiB limit; it was not searched`,
+    });
+  });
+});
+
+describe("grep: paths rg cannot read", () => {
+  // As root nothing is unreadable by permission; a path longer than PATH_MAX is unreadable to anyone.
+  const deep = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
+  const treeWithDeepFolder = (files: Record<string, FileSpec>, under = "") => {
+    const root = tree(files);
+    execFileSync("mkdir", ["-p", path.posix.join(under || ".", deep)], { cwd: root }); // mkdir -p builds what one path cannot name
+    return root;
+  };
+  const cleanup = (root: string) => execFileSync("rm", ["-rf", root]);
+
+  it('answers "No matches" with a footer counting them, not an error', async () => {
+    const root = treeWithDeepFolder({ "a.txt": "MARK\n" });
+    try {
+      const result = await call(root, "grep", { pattern: "NOPE" });
+      expect(result.isError).toBe(false);
+      const [first, footer] = result.content.split("\n");
+      expect(first).toBe("No matches for /NOPE/ in the workspace.");
+      expect(footer).toMatch(/^\(rg could not read 1 file or folder: d{200}\/d{200}\/.*: Filename too long\)$/);
+      expect((await call(root, "grep", { pattern: "MARK" })).content.split("\n")[0]).toBe("a.txt:1:MARK");
+    } finally {
+      cleanup(root);
+    }
+  });
+});
+
+describe("grep: rg's memory", () => {
+  it(`stops rg past ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB: a JSON object for every match of one long line`, {
+    timeout: RG_TIMEOUT_MS + 30_000,
+  }, async () => {
+    // A 24 MB line matched at every byte: plain rg output stayed at 59 MB, --json grows to gigabytes.
+    const root = tree({ "dense.txt": `${"a".repeat(24_000_000)}\n` });
+    expect(await call(root, "grep", { pattern: "a" })).toMatchObject({
+      isError: true,
+      content: `Error: rg used more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+    });
   });
 });

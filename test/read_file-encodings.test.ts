@@ -58,7 +58,7 @@ describe("read_file tells binary from text by more than NUL bytes", () => {
     "latin1-noise.bin": Buffer.from(Array.from({ length: 600 }, (_, i) => 0x80 + (i % 0x7f))),
     "short-controls.bin": Buffer.from([0x41, 0x42, 0x01, 0x02, 0x03, 0x1b, 0x5b, 0x32, 0x4a, 0x0a]),
     "utf16-no-mark.txt": Buffer.from("plain text\n", "utf16le"),
-    "log.txt": `started\n${"ordinary text ".repeat(10)}\n\x1b[31mred\x1b[0m and a bell\x07\n\x1b]52;c;Y2xpcA==\x07\nform\x0cfeed\n`,
+    "log.txt": `started\n${"ordinary text ".repeat(10)}\n\x1b[31mred\x1b[0m and a bell\x07\n\x1b]52;c;Y2xpcA==\x07\nform\x0cfeed\n\tover\rwritten\u2028there\n`,
     "latin1.txt": Buffer.concat([Buffer.from(`${"plain ascii text ".repeat(5)}caf`), Buffer.from([0xe9, 0x0a])]),
   });
 
@@ -82,10 +82,11 @@ describe("read_file tells binary from text by more than NUL bytes", () => {
         "3\t\\x1b[31mred\\x1b[0m and a bell\\x07",
         "4\t\\x1b]52;c;Y2xpcA==\\x07",
         "5\tform\\x0cfeed",
-        "(lines 1-5 of 5)",
+        "6\t\tover\\rwritten\\u2028there", // escaped as paths are (escapePath), the tab kept
+        "(lines 1-6 of 6)",
       ].join("\n"),
     );
-    expect(content).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(content).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u2028]/);
   });
 
   it("keeps a text file with one undecodable byte as text", async () => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
+import { escapePath } from "./escape-path.js";
 import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
@@ -60,7 +61,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         const real = workspace.toRelative(folder.abs);
         if (real !== folder.rel) {
           return fail(
-            `the folder in pattern "${folder.rel}" goes through a symlink (it is "${real}"); glob does not follow symlinks, so write "${real}" in the pattern`,
+            `the folder in pattern "${escapePath(folder.rel)}" goes through a symlink (it is "${escapePath(real)}"); glob does not follow symlinks, so write "${escapePath(real)}" in the pattern`,
           );
         }
       }
@@ -74,6 +75,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         found = await findNewestFiles(workspace, baseRel, walked, { design, caseSensitive, signal, deadline });
         addLiteralMatch(workspace, path.posix.join(baseRel, pattern), found, design);
       } catch (error) {
+        if (signal?.aborted) return fail("glob was cancelled");
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
       // "sub\*.md" is "sub*.md" to fast-glob ("\" escapes); a model used to Windows meant "sub/*.md".
@@ -84,7 +86,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         const hint = alternative?.total ? ` Did you mean "${forward}"? It matches ${alternative.total} file(s).` : "";
         return ` ${BACKSLASH_RULE}${hint}`;
       };
-      const where = resolved.rel === "." ? "" : ` in ${resolved.rel}`;
+      const where = resolved.rel === "." ? "" : ` in ${escapePath(resolved.rel)}`;
       if (found.stopped === "cancelled") return fail("glob was cancelled");
       const stoppedNote = `(glob stopped after ${GLOB_TIMEOUT_MS / 1000} s, so the list may be incomplete; use a narrower pattern or path)`;
       if (found.total === 0) {
@@ -95,7 +97,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return ok(`No files match "${pattern}"${where}.${escapeHint}${await backslashNote()}`, "no files");
       }
 
-      const lines = found.newest.map((file) => file.rel);
+      const lines = found.newest.map((file) => escapePath(file.rel));
       if (found.total > lines.length) {
         lines.push(
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,

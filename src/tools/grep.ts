@@ -5,11 +5,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { NOISE_DIRS } from "../workspace/ignore-rules.js";
 import { DENIED_GLOBS } from "../workspace/protected.js";
+import { escapePath } from "./escape-path.js";
+import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
-import { type RgOutcome, type RgRecord, type RgRun, ripgrep } from "./ripgrep.js";
+import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import { DEFAULT_DESIGN, clipLine, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -24,8 +26,12 @@ export const RG_TIMEOUT_MS = 10_000;
 const FEW_LINES = 1000;
 /** Most lines of context the model may ask for around each hit. */
 export const MAX_CONTEXT = 5;
-/** rg shows only a preview of longer lines, which bounds what one line sends through the pipe. */
-const RG_MAX_COLUMNS = 1000;
+/**
+ * Larger files are not searched (rg's --max-filesize) once rg's memory ran
+ * over (or always, where it cannot be watched): rg holds a whole line in
+ * memory, and a 500 MB file of one line took 1.3 GB.
+ */
+export const MAX_SEARCH_FILE_BYTES = 32 * 1024 * 1024;
 
 interface Args {
   pattern: string;
@@ -42,7 +48,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched.`,
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped.`,
     concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
@@ -82,67 +88,103 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
       if ("error" in target) return fail(target.error);
+      const shownRel = escapePath(target.rel);
+      const size = target.isDirectory ? 0 : fs.statSync(target.abs).size;
+      if (size > MAX_SEARCH_FILE_BYTES) {
+        // rg skips big files in a folder, but searches one named alone whatever its size.
+        return fail(
+          `${shownRel} is ${mebibytes(size)}, over grep's ${mebibytes(MAX_SEARCH_FILE_BYTES)} limit; it was not searched`,
+        );
+      }
 
-      const ignoreArgs = rgIgnoreArguments(workspace, target.realRel); // rg reads the ignore files Scout reads
-      const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap)];
-      const run: RgRun = { root: workspace.root, signal, deadline: Date.now() + RG_TIMEOUT_MS };
-      // Only files the shared visibility rules allow (one named explicitly is always searched), in folders
-      // reached without a symlink (one swapped in while rg walked is dropped).
-      const keep = (file: string) =>
-        (!target.isDirectory || workspace.isVisible(file)) && workspace.isReachedDirectly(file);
+      // Only files the shared visibility rules allow, inside the searched path (a file named explicitly is always
+      // searched), in folders reached without a symlink (one swapped in while rg walked is dropped).
+      const shows = (file: string) =>
+        (target.isDirectory
+          ? (target.realRel === "." || file.startsWith(`${target.realRel}/`)) && workspace.isVisible(file)
+          : file === target.realRel) && workspace.isReachedDirectly(file);
+      const run: RgRun = {
+        root: workspace.root,
+        signal,
+        deadline: Date.now() + RG_TIMEOUT_MS,
+        // rg's complaint about a path is passed on only for a path grep would show and cannot read either.
+        reportable: (file) => shows(file) && !isReadable(path.join(workspace.root, file)),
+      };
+      let binary = false; // a file named explicitly turned out to be binary
       // What rg printed, file by file, with its outcome (complete once the loop over the files is over).
       const rgFiles = (rgArgs: string[], outcome: RgOutcome) =>
-        filesOf(ripgrep(rgArgs, run, outcome), {
+        filesShown(ripgrep(rgArgs, run, outcome), {
           root: workspace.root,
-          keep,
+          shows,
           context,
           byMtime: design.sort === "mtime",
+          maxChars: MAX_MATCH_CHARS,
+          onBinary: () => {
+            binary = !target.isDirectory;
+          },
         });
-      const output = new NewestFirstLines(context > 0, cap);
+      const ignoreArgs = rgIgnoreArguments(workspace, target.realRel); // rg reads the ignore files Scout reads
+      const search = async (skipBigFiles: boolean) => {
+        const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles)];
+        const output = new NewestFirstLines(context > 0, cap);
+        // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
+        const found: FileLines[] = [];
+        let foundLines = 0;
+        let result = newOutcome();
+        for await (const file of rgFiles(args, result)) {
+          found.push(file);
+          foundLines += file.lines.length;
+          if (foundLines > FEW_LINES) break;
+        }
+        if (foundLines > FEW_LINES) {
+          // Many lines: rg again, in the promised order (one thread), stopped once the cap is full.
+          result = newOutcome();
+          const order = design.sort === "mtime" ? "--sortr=modified" : "--sort=path";
+          for await (const file of rgFiles([order, ...args], result)) if (!output.add(file)) break;
+        } else {
+          found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
+          for (const file of found) if (!output.add(file)) break;
+        }
+        return { ...output.finish(), result };
+      };
+      // --max-filesize costs rg one lstat per file (+26 ms of CPU per 20,000 files), so where rg's
+      // memory is watched it is only used again after rg went over (a file of one huge line, say).
+      let { lines, cut, result } = await search(!MEMORY_WATCHED);
+      const skippedBig = MEMORY_WATCHED && result.tooMuchMemory && !result.aborted;
+      if (skippedBig) ({ lines, cut, result } = await search(true));
 
-      // Most searches hit few lines: one parallel rg finds them all, and they are sorted here.
-      const found: FileLines[] = [];
-      let foundLines = 0;
-      let result = newOutcome();
-      for await (const file of rgFiles(args, result)) {
-        found.push(file);
-        foundLines += file.lines.length;
-        if (foundLines > FEW_LINES) break;
-      }
-      if (foundLines > FEW_LINES) {
-        // Many lines: rg again, in the promised order (one thread), stopped once the cap is full.
-        result = newOutcome();
-        const order = design.sort === "mtime" ? "--sortr=modified" : "--sort=path";
-        for await (const file of rgFiles([order, ...args], result)) if (!output.add(file)) break;
-      } else {
-        found.sort((a, b) => newestFirst(a.mtimeNs, a.file, b.mtimeNs, b.file));
-        for (const file of found) if (!output.add(file)) break;
-      }
-      const { lines, cut } = output.finish();
-
-      const where = `${target.rel === "." ? "the workspace" : target.rel}${include ? ` (files matching ${include})` : ""}`;
+      const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
+      if (result.tooMuchMemory) {
+        return fail(
+          `rg used more than ${mebibytes(MAX_RG_MEMORY_BYTES)} and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+        );
+      }
       if (result.timedOut) {
         return fail(
           `rg timed out after ${RG_TIMEOUT_MS / 1000} s and was stopped; narrow the pattern, path or include`,
         );
       }
-      if (result.exitCode === 2 && lines.length === 0) {
+      // rg stopped before searching (its summary never came): a regex it cannot parse, say, explained with a caret.
+      if (result.exitCode === 2 && !result.finished) {
         return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
       }
-      if (lines.length === 0 && result.binaryMatches && !target.isDirectory) {
+      const unreadable = unreadableNote(result);
+      if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
+      if (binary) {
         return ok(
-          `${target.rel} is a binary file that matches /${pattern}/; its lines are not shown`,
+          `${shownRel} is a binary file that matches /${pattern}/; its lines are not shown`,
           "binary file matches",
         );
       }
       const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
-      if (lines.length === 0) return ok(`No matches for /${pattern}/ in ${where}.${note}`, "no matches");
+      if (lines.length === 0) {
+        return ok([`No matches for /${pattern}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
+      }
 
       const text = lines.map((line) => (line === "--" ? line : line.text));
       if (cut) text.push(`(showing the first ${cap} lines; more matches exist — narrow pattern, path or include)`);
-      if (result.exitCode === 2)
-        text.push(`(rg skipped some files: ${workspace.redact(result.stderr).trim().split("\n")[0]})`);
+      text.push(...unreadable);
       const shown = lines.filter((line) => line !== "--");
       const hits = shown.filter((line) => line.hit).length;
       const files = new Set(shown.map((line) => line.file)).size;
@@ -156,23 +198,17 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
 export const grep = makeGrep();
 
-/** rg's arguments, all but the sort order. */
+/** rg's arguments, all but the sort order (ripgrep adds --json). */
 function rgArguments(
   pattern: string,
   include: string | undefined,
   context: number,
   searchPath: string,
   cap: number,
+  skipBigFiles: boolean,
 ): string[] {
   return [
-    // --null ends every path with a NUL, the one byte a file name cannot hold (see splitRecords).
     "--no-config",
-    "--null",
-    "--line-number",
-    "--with-filename",
-    "--no-heading",
-    "--color=never",
-    "--no-context-separator", // a "--" line could be the start of a file name; groups are told by line numbers
     "--hidden", // dotfiles are visible unless a rule below hides them
     // rg prunes with .gitignore files as a speed-up and isVisible filters every hit, so rg must never hide more
     // than isVisible: .rgignore, .ignore, global and parent ignore files are off (the exclude file and any
@@ -183,8 +219,7 @@ function rgArguments(
     "--no-ignore-global",
     "--no-ignore-parent",
     "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
-    `--max-columns=${RG_MAX_COLUMNS}`,
-    "--max-columns-preview",
+    ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,
     // Protected names in any case, noise folders exactly as isVisible matches them.
@@ -198,53 +233,7 @@ function rgArguments(
   ];
 }
 
-function newOutcome(): RgOutcome {
-  return { exitCode: null, stderr: "", timedOut: false, aborted: false, binaryMatches: false };
-}
-
-/**
- * Groups rg's records into files (rg prints each file's lines together, even
- * when it searches in parallel), with "--" between groups of one file when
- * there is context. A file that vanished has no lines under its name.
- */
-async function* filesOf(
-  records: AsyncIterable<RgRecord>,
-  {
-    root,
-    keep,
-    context,
-    byMtime,
-  }: { root: string; keep: (file: string) => boolean; context: number; byMtime: boolean },
-): AsyncGenerator<FileLines> {
-  let current: FileLines | undefined; // the file rg is printing
-  let lastLine = 0; // its line number rg printed last
-  for await (const { file, lineNumber, hit, text } of records) {
-    if (!keep(file)) continue;
-    if (current?.file !== file) {
-      if (current) yield current;
-      const mtimeNs = mtimeOf(root, file, byMtime);
-      current = mtimeNs === undefined ? undefined : { file, mtimeNs, lines: [] };
-      if (!current) continue; // no such file (it vanished, or the output was misread)
-    } else if (context > 0 && lineNumber > lastLine + 1) {
-      current.lines.push("--"); // between groups of one file; those between files are added later
-    }
-    lastLine = lineNumber;
-    const mark = hit ? ":" : "-";
-    current.lines.push({ file, hit, text: `${file}${mark}${lineNumber}${mark}${clipLine(text, MAX_MATCH_CHARS)}` });
-  }
-  if (current) yield current;
-}
-
-/**
- * A file's mtime to the nanosecond, as rg sorted by it; undefined when there
- * is no such file. In path order every file counts as equally new (0), so
- * the tie-break by path decides.
- */
-function mtimeOf(root: string, file: string, byMtime: boolean): bigint | undefined {
-  try {
-    const { mtimeNs } = fs.statSync(path.join(root, file), { bigint: true });
-    return byMtime ? mtimeNs : 0n;
-  } catch {
-    return undefined;
-  }
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
 }

@@ -7,6 +7,7 @@ import { makeGlob } from "./glob.js";
 import { makeListFiles } from "./list_files.js";
 import { makeReadFile } from "./read_file.js";
 import {
+  BUDGET_NOTE,
   checkArgs,
   DEFAULT_DESIGN,
   fail,
@@ -14,11 +15,19 @@ import {
   type ToolContext,
   type ToolDesign,
   type ToolResult,
+  withinBudget,
 } from "./tool.js";
 
-/** The four tools as a design makes them: `scout lab` compares designs, everything else uses Scout's own. */
+/**
+ * The four tools as a design makes them: `scout lab` compares designs,
+ * everything else uses Scout's own. runTool holds every result to one
+ * character budget, so every description states it, once, here.
+ */
 export function makeTools(design: ToolDesign = DEFAULT_DESIGN): Tool[] {
-  return [makeReadFile(design), makeListFiles(design), makeGlob(design), makeGrep(design)];
+  return [makeReadFile(design), makeListFiles(design), makeGlob(design), makeGrep(design)].map((tool) => ({
+    ...tool,
+    description: `${tool.description} ${BUDGET_NOTE}`,
+  }));
 }
 
 export const tools: Tool[] = makeTools();
@@ -39,8 +48,9 @@ export function toolNames(toolSet: Tool[] = tools): string {
 
 /**
  * Runs a tool by name, in a fresh copy of the given workspace (same root,
- * nothing remembered). Unknown names, bad arguments and unexpected
- * exceptions all come back as error results: nothing throws into the loop.
+ * nothing remembered), and holds its result to the character budget.
+ * Unknown names, bad arguments and unexpected exceptions all come back as
+ * error results: nothing throws into the loop.
  */
 export async function runTool(
   name: string,
@@ -48,6 +58,10 @@ export async function runTool(
   context: ToolContext,
   toolSet: Tool[] = tools,
 ): Promise<ToolResult> {
+  return withinBudget(await runChecked(name, input, context, toolSet));
+}
+
+async function runChecked(name: string, input: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {
   const tool = findTool(name, toolSet);
   if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames(toolSet)}`);
   const problem = checkArgs(tool, input);
@@ -62,6 +76,7 @@ export async function runTool(
     const note = workspace.ignoreNote();
     return note ? { ...result, content: `${result.content}\n${note}` } : result;
   } catch (error) {
+    if (context.signal?.aborted) return fail(`${name} was cancelled`); // a stream the signal stopped
     return fail(`${name} failed unexpectedly: ${context.workspace.redact((error as Error).message)}`);
   }
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openCheckedFolder } from "../workspace/opened.js";
 import { UNNAMABLE } from "../workspace/workspace.js";
+import { escapePath } from "./escape-path.js";
 import { newestFirst } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -44,8 +45,8 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       let special = 0;
       // Read through the opened folder: swapping it for a symlink after the check shows nothing outside.
       const folder = openCheckedFolder(abs);
-      if (folder === "missing") return fail(`not found: ${rel}; use list_files to see what exists`);
-      if (folder === "moved") return fail(`${rel} changed while it was being listed; it was not listed`);
+      if (folder === "missing") return fail(`not found: ${escapePath(rel)}; use list_files to see what exists`);
+      if (folder === "moved") return fail(`${escapePath(rel)} changed while it was being listed; it was not listed`);
       let dirents: fs.Dirent[];
       try {
         dirents = fs.readdirSync(folder.listPath, { withFileTypes: true });
@@ -79,8 +80,8 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       entries.sort((a, b) => newestFirst(a.mtimeNs, a.name, b.mtimeNs, b.name));
 
-      const lines = entries.slice(0, cap).map((entry) => entry.name);
-      if (entries.length === 0) lines.push(`(${rel} has no visible entries)`);
+      const lines = entries.slice(0, cap).map((entry) => escapePath(entry.name));
+      if (entries.length === 0) lines.push(`(${escapePath(rel)} has no visible entries)`);
       // One footer line says everything that is not shown.
       const notes: string[] = [];
       if (hidden > 0)

@@ -2,6 +2,7 @@
 // memory stays small whatever the file's size.
 import fs from "node:fs";
 import { openChecked } from "../workspace/opened.js";
+import { escapePath } from "./escape-path.js";
 import { suggestSimilarPaths } from "./similar-paths.js";
 import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
@@ -52,14 +53,17 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
     async run({ path: input, offset = 1, limit = cap }, { workspace, signal }) {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
-      const { abs, rel } = resolved;
+      const { abs } = resolved;
+      const rel = escapePath(resolved.rel); // as messages name it: on one line, whatever the name holds
 
       // Opened first, then judged by what was opened: a swap after resolveInWorkspace cannot redirect it.
       const opened = openChecked(abs);
       if (opened === "moved") return fail(`${rel} changed while it was being opened; it was not read`);
       if (opened === "missing") {
-        const similar = await suggestSimilarPaths(workspace, rel, signal);
-        const hint = similar.length ? `; did you mean: ${similar.join(", ")}?` : "; use glob or list_files to find it";
+        const similar = await suggestSimilarPaths(workspace, resolved.rel, signal);
+        const hint = similar.length
+          ? `; did you mean: ${similar.map(escapePath).join(", ")}?`
+          : "; use glob or list_files to find it";
         return fail(`file not found: ${rel}${hint}`);
       }
       const { fd, stat } = opened;
@@ -76,7 +80,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
 
       // Never past the size checked: a file that grows while read is read as it was.
-      const window = await readWindow(fd, stat.size, offset, limit);
+      const window = await readWindow(fd, stat.size, offset, limit, signal); // Ctrl-C stops the read (runTool says so)
       if (window === "binary") {
         return fail(
           `${rel} is a binary file (a NUL byte, or many control or undecodable bytes, near the start); read_file shows text only`,
@@ -110,6 +114,7 @@ async function readWindow(
   size: number,
   offset: number,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<{ lines: string[]; total: number } | "binary"> {
   const decoder = new TextDecoder("utf-8"); // invalid bytes become U+FFFD, never an error
   const lines: string[] = [];
@@ -155,7 +160,7 @@ async function readWindow(
     return { lines: [], total: 0 };
   }
   // end is inclusive; the stream closes the descriptor when it ends or the loop leaves early.
-  for await (const raw of fs.createReadStream("", { fd, start: 0, end: size - 1 }) as AsyncIterable<Buffer>) {
+  for await (const raw of fs.createReadStream("", { fd, start: 0, end: size - 1, signal }) as AsyncIterable<Buffer>) {
     if (!sniffed) {
       // The first chunk is 64 KiB, or the whole file: enough to judge it.
       sniffed = sniff(raw);

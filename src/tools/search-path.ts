@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
 import type { Workspace } from "../workspace/workspace.js";
+import { escapePath } from "./escape-path.js";
 
 /**
  * Checks a path that list_files, glob or grep will walk: it must exist, and a
@@ -11,9 +12,10 @@ import type { Workspace } from "../workspace/workspace.js";
  */
 function checkSearchPath(
   workspace: Workspace,
-  { abs, rel }: { abs: string; rel: string },
+  { abs, rel: given }: { abs: string; rel: string },
   { filesAllowed }: { filesAllowed: boolean },
 ): { error?: string; isDirectory: boolean } {
+  const rel = escapePath(given); // as messages name it: on one line, whatever the name holds
   let stat: fs.Stats;
   try {
     stat = fs.statSync(abs);

@@ -1,6 +1,7 @@
 // Which files are text, and how their bytes become lines: byte-order marks (UTF-8, UTF-16, UTF-32,
 // little- and big-endian), binary detection, and control characters made visible.
 import { isBinaryFileSync } from "isbinaryfile";
+import { escapePath } from "./escape-path.js";
 
 /** A NUL byte in this many leading bytes marks a file as binary, as it does for rg. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -69,14 +70,13 @@ export function toUtf8(encoding: TextEncoding): (bytes: Buffer, end?: boolean) =
   };
 }
 
-/** C0 controls but tab and newline, DEL, and the C1 controls. */
-const CONTROL_CHARACTERS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
 /**
  * Shows control characters (other than tab) as visible escapes like "\x1b",
  * so a file cannot clear the screen, set a window title or write the clipboard
- * of whoever reads a result, nor hide text from the model.
+ * of whoever reads a result, nor hide text from the model. The escapes are
+ * escapePath's, so a line and a path look alike; only tab is kept, as in a
+ * line it is indentation.
  */
 export function escapeControlCharacters(line: string): string {
-  return line.replace(CONTROL_CHARACTERS, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return line.split("\t").map(escapePath).join("\t");
 }

@@ -6,6 +6,16 @@ import type { Workspace } from "../workspace/workspace.js";
 
 /** No tool result is longer than this many lines, plus a footer saying what was cut. */
 export const MAX_RESULT_LINES = 100;
+/**
+ * Nor longer than this many characters (about 8,000 tokens): a hundred lines
+ * of long paths came to 95 KB. runTool cuts a longer result at a line and
+ * says so (see withinBudget).
+ */
+export const MAX_RESULT_CHARS = 30_000;
+/** Each line of an error is clipped in the middle to this many characters, so an input it quotes stays short. */
+export const MAX_ERROR_LINE_CHARS = 400;
+/** The sentence that states the budget in every tool's description. */
+export const BUDGET_NOTE = `A result is at most ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters.`;
 
 /**
  * How a tool set is designed: the knobs `scout lab` turns to measure what a
@@ -84,6 +94,40 @@ export function clipLine(line: string, max: number, tooLong = line.length > max)
   // Cut before a surrogate pair, not inside it: half an emoji is not valid text for the API.
   const end = isHighSurrogate(line.charCodeAt(max - 1)) ? max - 1 : max;
   return `${line.slice(0, end)} … [line clipped at ${max} characters]`;
+}
+
+/** Clips text in the middle to about `max` characters, keeping both ends: the start of an input and the words after it. */
+export function clipMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let head = Math.floor(max / 2);
+  let tail = text.length - Math.floor(max / 2);
+  if (isHighSurrogate(text.charCodeAt(head - 1))) head--; // never half an emoji
+  if (isHighSurrogate(text.charCodeAt(tail - 1))) tail++;
+  return `${text.slice(0, head)} … [${(tail - head).toLocaleString("en-US")} characters cut] … ${text.slice(tail)}`;
+}
+
+/**
+ * A result within the budget: an error's lines clipped in the middle
+ * (errors quote inputs, which may be of any length), and any result over
+ * MAX_RESULT_CHARS cut after its last whole line that fits, with a last
+ * line saying so.
+ */
+export function withinBudget(result: ToolResult): ToolResult {
+  let content = result.content;
+  if (result.isError)
+    content = content
+      .split("\n")
+      .map((line) => clipMiddle(line, MAX_ERROR_LINE_CHARS))
+      .join("\n");
+  if (content.length > MAX_RESULT_CHARS) {
+    const total = content.split("\n").length;
+    const room = MAX_RESULT_CHARS - 200; // for the note
+    const cut = content.lastIndexOf("\n", room);
+    const kept = cut > 0 ? content.slice(0, cut) : clipLine(content.slice(0, room + 1), room);
+    const shown = kept.split("\n").length;
+    content = `${kept}\n(result cut at the ${MAX_RESULT_CHARS.toLocaleString("en-US")}-character budget after ${shown} of ${total} lines; ask for less: a narrower pattern or path, or a smaller limit)`;
+  }
+  return content === result.content ? result : { ...result, content };
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -34,12 +34,8 @@ const RG_FILTERS = ["--no-config", "--hidden", "--no-require-git", "--glob=!.git
  * is rg's and how much is Node's.
  */
 const toolRgArgs = (pattern: string) => [
+  "--json",
   "--no-config",
-  "--null",
-  "--line-number",
-  "--with-filename",
-  "--no-heading",
-  "--color=never",
   "--sortr=modified",
   "--hidden",
   "--no-require-git",
@@ -47,8 +43,6 @@ const toolRgArgs = (pattern: string) => [
   "--no-ignore-exclude",
   "--no-ignore-global",
   "--no-ignore-parent",
-  "--max-columns=1000",
-  "--max-columns-preview",
   ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
   `--regexp=${pattern}`,
   "--",
