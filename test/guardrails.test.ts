@@ -754,6 +754,20 @@ describe("one entry is one line: control characters in paths are escaped, in all
     );
   });
 
+  it("the note naming an ignore file that was not read", async () => {
+    const tree = makeTree({ "x\ny/a.txt": "needle\n", "rules.txt": "a.txt\n" });
+    fs.symlinkSync("../rules.txt", path.join(tree, "x\ny/.gitignore")); // a symlinked .gitignore is never read
+    try {
+      const { content } = await call(tree, "grep", { pattern: "needle" });
+      expect(content.split("\n")).toEqual([
+        "x\\ny/a.txt:1:needle",
+        "(ignore files not read, so their rules do not apply: x\\ny/.gitignore (it is a symlink))",
+      ]);
+    } finally {
+      fs.rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it("read_file, in its suggestions and in messages naming the path", async () => {
     expect((await call(dir, "read_file", { path: "e\tf.txt" })).content).toBe(
       "Error: file not found: e\\tf.txt; did you mean: other/e\\tf.txt?",

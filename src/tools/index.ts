@@ -2,6 +2,7 @@
 // counter read.
 //
 // Add a tool here and the model can use it.
+import { escapePath } from "./escape-path.js";
 import { makeGrep } from "./grep.js";
 import { makeGlob } from "./glob.js";
 import { makeListFiles } from "./list_files.js";
@@ -73,7 +74,7 @@ async function runChecked(name: string, input: unknown, context: ToolContext, to
     const workspace = context.workspace.fresh();
     const result = await tool.run(input, { ...context, workspace });
     // An ignore file skipped (a symlink, too large) changes what the model sees: it is told, once, at the end.
-    const note = workspace.ignoreNote();
+    const note = escapePath(workspace.ignoreNote()); // it names paths, so one line whatever they hold
     return note ? { ...result, content: `${result.content}\n${note}` } : result;
   } catch (error) {
     if (context.signal?.aborted) return fail(`${name} was cancelled`); // a stream the signal stopped
