@@ -49,12 +49,13 @@ export interface TurnResult {
   modelCalls: number;
   /** The tools called, in order. */
   toolCalls: string[];
-  usage: { input_tokens: number; output_tokens: number };
+  /** The usage of all its model calls, added up (cache reads and writes included). */
+  usage: Required<{ [K in keyof Usage]: number }>;
 }
 
 /** What the loop reports as it goes; the step log (src/steplog.ts) prints these. */
 export type StepEvent =
-  | { type: "model_start"; step: number }
+  | { type: "model_start"; step: number; request: ModelRequest }
   | {
       type: "model";
       step: number;
@@ -123,7 +124,7 @@ export async function runTurn(question: string, history: MessageParam[], options
     stopReason: "",
     modelCalls: 0,
     toolCalls: [],
-    usage: { input_tokens: 0, output_tokens: 0 },
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
   };
   history.push({ role: "user", content: question });
   try {
@@ -139,12 +140,11 @@ export async function runTurn(question: string, history: MessageParam[], options
       const step = ++turn.modelCalls;
       const inputTokensSoFar = turn.usage.input_tokens;
       if (pause?.({ type: "model", step, messages: history.length, inputTokensSoFar }) === "quit") throw new TurnQuit();
-      onStep({ type: "model_start", step });
-      const started = Date.now();
       const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
+      onStep({ type: "model_start", step, request: { ...request, messages: [...history] } }); // a copy: /request shows it later
+      const started = Date.now();
       const response = await model.createMessage(request, { signal, onText });
-      turn.usage.input_tokens += response.usage.input_tokens;
-      turn.usage.output_tokens += response.usage.output_tokens;
+      for (const key of Object.keys(turn.usage) as (keyof Usage)[]) turn.usage[key] += response.usage[key] ?? 0;
       onStep({
         type: "model",
         step,

@@ -17,8 +17,11 @@ import { type ModelChoice, Session } from "./repl/session.js";
 import { stepper } from "./repl/step.js";
 import { historyFile, runTerminal } from "./repl/terminal.js";
 import { StepLog } from "./steplog.js";
+import { tokensCommand } from "./tokens/command.js";
+import type { Pricing } from "./tokens/cost.js";
 import { estimateCounter } from "./tokens/count.js";
-import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./tokens/schema-costs.js";
+import { formatRequest } from "./tokens/request-view.js";
+import { formatSchemaCosts, measureSchemaCosts } from "./tokens/schema-costs.js";
 import { findTool, runTool, toolNames, tools } from "./tools/index.js";
 import { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } from "./options.js";
 
@@ -31,6 +34,8 @@ const USAGE = `Usage:
   scout tool --list          list the tools and their descriptions
   scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
                              what each tool's schema costs in tokens
+  scout tokens --trace FILE [--model NAME] [--offline]
+                             what a --trace run cost, and would cost on NAME, with and without caching
   scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
                              run a question set with tool designs side by side (scout lab --help)
 
@@ -39,6 +44,8 @@ Options:
   --model NAME               Claude model (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
   --offline                  use the offline teaching model even if a key is set
   --max-steps N              most model calls per question (default ${DEFAULT_MAX_STEPS})
+  --no-cache                 do not ask the API to cache requests (prompt caching is on by default)
+  --show-request             with -p: print the last request sent, block by block, with its tokens
   --quiet                    hide the step log
   --verbose                  also print every tool result
   --trace FILE               append the session to FILE as JSON lines
@@ -58,14 +65,6 @@ const TOOL_USAGE = `Usage:
   scout tool --list                    list the tools and their descriptions
 Exit status: 0, 1 when the result is an error, 2 for a usage error. Tools: ${toolNames()}`;
 
-const TOKENS_USAGE = `Usage:
-  scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
-What each tool's schema costs in tokens: exact with a key (the API's count_tokens), else an estimate.
-  --json          the same figures as JSON
-  --tool NAME     one tool's schema, property by property
-  --model NAME    the model to count for (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
-  --offline       estimate locally even if a key is set`;
-
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return tokensCommand(argv.slice(1));
@@ -80,6 +79,8 @@ async function main(argv: string[]): Promise<number> {
       model: { type: "string" },
       offline: { type: "boolean" },
       "max-steps": { type: "string" },
+      "no-cache": { type: "boolean" },
+      "show-request": { type: "boolean" },
       quiet: { type: "boolean" },
       verbose: { type: "boolean" },
       trace: { type: "string" },
@@ -101,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
   const maxSteps = maxStepsOption(values["max-steps"]);
   if (values.json && values.print === undefined) throw new UsageError('--json goes with -p "question"');
+  if (values["show-request"] && values.print === undefined)
+    throw new UsageError("--show-request works with -p; in the REPL, type /request");
   if (values.step && !process.stdin.isTTY)
     throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
 
@@ -116,29 +119,42 @@ async function main(argv: string[]): Promise<number> {
     spinner: Boolean(process.stderr.isTTY),
     holdText: !process.stdout.isTTY,
     writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
+    pricing: (): Pricing => session.choice.pricing,
   });
+  // Offline, tokens are estimates, priced as the Claude model a key would use.
+  const claudeName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
+  const cache = !values["no-cache"];
   const retryNotice = (text: string) => log.notice(`(${text})`);
   const offlineChoice = (): ModelChoice => ({
     model: offlineModel(),
     label: values.offline && hasCredentials() ? OFFLINE_BY_CHOICE_NOTICE : OFFLINE_NOTICE,
     estimated: true,
+    pricing: { model: claudeName, estimate: true },
   });
   const claudeChoice = (name: string): ModelChoice => ({
-    model: claudeModel(name, retryNotice),
+    model: claudeModel(name, retryNotice, { cache }),
     label: `Claude (${name})`,
     estimated: false,
+    pricing: { model: name, estimate: false },
   });
   const session = new Session({
-    choice: offline ? offlineChoice() : claudeChoice(values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL),
+    choice: offline ? offlineChoice() : claudeChoice(claudeName),
     chooseModel: (name) =>
       offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
     describeError: describeApiError,
     schemaCosts: async (choice) => {
       const counter = choice.estimated ? estimateCounter : exactCounter(retryNotice);
       return formatSchemaCosts(
-        await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.model.name),
+        await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.pricing.model),
       );
     },
+    describeRequest: (choice, request) =>
+      formatRequest(request, {
+        model: choice.pricing.model,
+        mode: choice.estimated ? "estimate" : "exact",
+        counter: choice.estimated ? estimateCounter : exactCounter(retryNotice),
+        cache: cache && !choice.estimated,
+      }),
     workspace,
     maxSteps,
     log,
@@ -159,7 +175,9 @@ async function main(argv: string[]): Promise<number> {
   if (modelIgnored && !values.quiet) console.error(ignoredNote);
   if (values.print !== undefined) {
     if (values.step) session.pause = stepper(() => log.step + 1).pause;
-    return runOnce(session, values.print, { json: values.json });
+    const code = await runOnce(session, values.print, { json: values.json });
+    if (values["show-request"]) console.error(await session.describeLastRequest());
+    return code;
   }
   return runPiped(session);
 }
@@ -194,42 +212,6 @@ async function toolCommand(argv: string[]): Promise<number> {
   // To a program, exactly what the model gets; to a person, with control characters made visible.
   console.log(process.stdout.isTTY ? escapeControl(result.content) : result.content);
   return result.isError ? 1 : 0;
-}
-
-/** `scout tokens`: what each tool's schema costs, exact with a key, estimated without. */
-async function tokensCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      json: { type: "boolean" },
-      tool: { type: "string" },
-      model: { type: "string" },
-      offline: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    console.log(TOKENS_USAGE);
-    return 0;
-  }
-  if (values.tool && !findTool(values.tool))
-    throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
-  const exact = !values.offline && hasCredentials();
-  const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
-  let costs: SchemaCosts;
-  try {
-    costs = await measureSchemaCosts(
-      exact ? exactCounter() : estimateCounter,
-      exact ? "exact" : "estimate",
-      modelName,
-      values.tool,
-    );
-  } catch (error) {
-    console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));
-    return 1;
-  }
-  console.log(values.json ? JSON.stringify(costs, null, 2) : formatSchemaCosts(costs));
-  return 0;
 }
 
 function readVersion(): string {

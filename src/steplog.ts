@@ -5,6 +5,7 @@
 import type { StepEvent, TurnResult, Usage } from "./agent.js";
 import { escapeControl } from "./escape.js";
 import { estimateTokens, formatCount } from "./tokens/count.js";
+import { describeUsage, type Pricing } from "./tokens/cost.js";
 
 /** Tool inputs longer than this are clipped in the step line (the trace keeps them whole). */
 const MAX_INPUT_CHARS = 200;
@@ -25,6 +26,8 @@ export interface StepLogOptions {
    * talk before tool calls ("Let me search…") to stderr with the steps.
    */
   holdText?: boolean;
+  /** Whose prices turn the turn line's tokens into dollars, asked at each turn (none: tokens only). */
+  pricing?: () => Pricing | undefined;
   /** Where step lines go (default: stderr). */
   writeStep?: (text: string) => void;
   /** Where answer text goes (default: stdout). */
@@ -60,7 +63,7 @@ export class StepLog {
     if (event.type === "turn") {
       this.endAnswer();
       this.number = 0;
-      this.line(formatTurn(event.result));
+      this.line(formatTurn(event.result, this.options.pricing?.()));
       return;
     }
     this.endAnswer();
@@ -149,14 +152,14 @@ export class StepLog {
   }
 }
 
-/** The one-line summary of a turn: the path it took and what it cost. */
-export function formatTurn(result: TurnResult): string {
+/** The one-line summary of a turn: the path it took and what it cost, in tokens and (with `pricing`) dollars. */
+export function formatTurn(result: TurnResult, pricing?: Pricing): string {
   const end =
     { end_turn: "answer", max_tokens: "answer cut (max_tokens)", step_cap: "step cap" }[result.stopReason] ??
     result.stopReason;
   const path = [...result.toolCalls, end].join(" → ");
   const calls = `${result.modelCalls} model call${result.modelCalls === 1 ? "" : "s"}`;
-  return `turn: ${path} · ${calls} · ${formatCount(result.usage.input_tokens)} input tokens · ${formatCount(result.usage.output_tokens)} output tokens`;
+  return `turn: ${path} · ${calls} · ${describeUsage(result.usage, pricing)}`;
 }
 
 function formatUsage(usage: Usage): string {

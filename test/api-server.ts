@@ -9,9 +9,17 @@ export type Block =
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
+/** The usage a message reports; the cache fields as the API reports prompt caching. */
+export interface ApiUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
 /** What the server does with one request. */
 export type Scripted =
-  | { kind: "message"; content: Block[]; stop_reason: string; usage: { input_tokens: number; output_tokens: number } }
+  | { kind: "message"; content: Block[]; stop_reason: string; usage: ApiUsage }
   | { kind: "error"; status: number; type: string; message: string }
   | { kind: "stream_error"; type: string; message: string }
   | { kind: "stall"; text: string }
@@ -31,8 +39,9 @@ export const toolUse = (id: string, name: string, input: Record<string, unknown>
 export function reply(
   content: Block[],
   stop_reason = content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn",
+  usage: ApiUsage = { input_tokens: 100, output_tokens: 20 },
 ): Scripted {
-  return { kind: "message", content, stop_reason, usage: { input_tokens: 100, output_tokens: 20 } };
+  return { kind: "message", content, stop_reason, usage };
 }
 /** An HTTP error with the API's error body, e.g. apiError(529, "overloaded_error", "Overloaded"). */
 export const apiError = (status: number, type: string, message: string): Scripted => ({
@@ -140,7 +149,7 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
  */
 function sendStream(
   res: http.ServerResponse,
-  message: { content: Block[]; stop_reason: string; usage: { output_tokens: number } },
+  message: { content: Block[]; stop_reason: string; usage: ApiUsage },
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const send = (data: { type: string; [key: string]: unknown }) =>

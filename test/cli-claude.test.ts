@@ -40,8 +40,14 @@ function claudeEnv(extra: Record<string, string | undefined> = {}) {
     ...extra,
   };
 }
+// --no-cache: these tests compare the messages sent with the history; test/caching.test.ts checks the cache markers.
 const scout = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  runCli(["--cwd", root, ...args], { cwd: root, input: options.input, env: claudeEnv(options.env), timeoutMs: 60_000 });
+  runCli(["--cwd", root, "--no-cache", ...args], {
+    cwd: root,
+    input: options.input,
+    env: claudeEnv(options.env),
+    timeoutMs: 60_000,
+  });
 
 const traces = treeMaker();
 const traceDir = () => traces({});
@@ -481,5 +487,5 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
 
 /** Starts the CLI with piped stdin that stays open until the test ends it. */
 function startScout(args: string[] = []) {
-  return startCli(["--cwd", root, ...args], { cwd: root, env: claudeEnv() });
+  return startCli(["--cwd", root, "--no-cache", ...args], { cwd: root, env: claudeEnv() });
 }

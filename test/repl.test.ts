@@ -18,7 +18,17 @@ beforeEach(async () => {
 afterEach(() => api.close());
 const claude = () => ({ ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key" });
 /** What each request asked: the last user message's text. */
-const questions = () => api.requests.map((request) => request.body.messages.at(-1).content);
+/** Messages as the history held them: without the cache breakpoint Scout adds to the newest (test/caching.test.ts checks it). */
+const plain = (messages: { role: string; content: unknown }[]) =>
+  messages.map(({ role, content }) => {
+    if (!Array.isArray(content)) return { role, content };
+    const blocks = content.map(({ cache_control: _, ...block }) => block);
+    return {
+      role,
+      content: blocks.length === 1 && blocks[0].type === "text" && role === "user" ? blocks[0].text : blocks,
+    };
+  });
+const questions = () => api.requests.map((request) => plain(request.body.messages).at(-1)?.content);
 
 describe("the prompt", { timeout: 90_000 }, () => {
   it("keeps questions in the history file; Up recalls them in the next session; SCOUT_HISTORY= keeps none", async () => {
@@ -143,7 +153,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     expect(screen).toContain("model: Claude (claude-sonnet-4-5) (the conversation carries over)");
     expect(screen).toContain('you > where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
     expect(api.requests.map((request) => request.body.model)).toEqual(Array(3).fill("claude-sonnet-4-5"));
-    expect(api.requests[2].body.messages).toEqual([{ role: "user", content: "again?" }]);
+    expect(plain(api.requests[2].body.messages)).toEqual([{ role: "user", content: "again?" }]);
     for (const command of ["/model", "/history", "/clear", "/step", "/tools", "/tokens", "/help", "/exit"])
       expect(screen).toMatch(new RegExp(`^  ${command} `, "m"));
   });
@@ -190,7 +200,7 @@ describe("step-through mode", { timeout: 90_000 }, () => {
 
     const screen = pty.screen();
     expect(screen).toMatch(/\[2\] grep \{"pattern":"safe_path"\} → skipped by the user/);
-    expect(api.requests[1].body.messages[2].content).toEqual([
+    expect(plain(api.requests[1].body.messages)[2].content).toEqual([
       {
         type: "tool_result",
         tool_use_id: "toolu_1",

@@ -127,9 +127,13 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
           "(cancelled; the conversation is as it was before this question)\nyou > the next question\n",
         );
         expect(pty.screen()).toContain("The second answer.\n");
+        // Each question alone, as the newest message with its cache breakpoint: the cancelled one left nothing behind.
+        const asked = (text: string) => [
+          { role: "user", content: [{ type: "text", text, cache_control: { type: "ephemeral" } }] },
+        ];
         expect(api.requests.map((request) => request.body.messages)).toEqual([
-          [{ role: "user", content: "a question that hangs" }],
-          [{ role: "user", content: "the next question" }],
+          asked("a question that hangs"),
+          asked("the next question"),
         ]);
       } finally {
         await api.close();

@@ -1,7 +1,7 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "../src/prompt.js";
-import { estimateCounter, type Counter } from "../src/tokens/count.js";
+import { estimateCounter, estimateTokens, type Counter } from "../src/tokens/count.js";
 import { FIXED_QUESTION, measureSchemaCosts } from "../src/tokens/schema-costs.js";
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
@@ -11,15 +11,27 @@ import { makeTree, runCli } from "./helpers.js";
 const offlineEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
 
 describe("measureSchemaCosts", () => {
-  it("adds the tools one at a time, in registry order, with one count per row", async () => {
-    const seen: number[] = [];
-    // A fake counter with known sizes: 100 for the baseline, 10 × (position + 1) per tool.
+  it("adds the tools one at a time, in registry order, and splits each by one more count without its description", async () => {
+    const seen: string[] = [];
+    // A fake counter with known sizes: 100 for the baseline, 10 × (position + 1) per tool, of which
+    // (position + 1) is its description.
     const counter: Counter = async ({ tools: sent = [] }) => {
-      seen.push(sent.length);
-      return 100 + sent.reduce((sum, _tool, i) => sum + 10 * (i + 1), 0);
+      seen.push(sent.map((tool) => (tool.description ? tool.name : `${tool.name}-`)).join(","));
+      return 100 + sent.reduce((sum, tool, i) => sum + 10 * (i + 1) - (tool.description ? 0 : i + 1), 0);
     };
     const costs = await measureSchemaCosts(counter, "exact", "m");
-    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    expect(seen).toEqual([
+      "",
+      "read_file",
+      "read_file-",
+      "read_file,list_files",
+      "read_file,list_files-",
+      "read_file,list_files,glob",
+      "read_file,list_files,glob-",
+      "read_file,list_files,glob,grep",
+      "read_file,list_files,glob,grep-",
+    ]);
+    expect(costs.requests).toBe(9);
     expect(costs.baseline).toBe(100);
     expect(costs.tools).toEqual([
       { name: "read_file", cumulative: 110, marginal: 10 },
@@ -27,7 +39,31 @@ describe("measureSchemaCosts", () => {
       { name: "glob", cumulative: 160, marginal: 30 },
       { name: "grep", cumulative: 200, marginal: 40 },
     ]);
+    expect(costs.parts.map((p) => [p.description.tokens, p.input_schema.tokens])).toEqual([
+      [1, 9],
+      [2, 18],
+      [3, 27],
+      [4, 36],
+    ]);
     expect(costs.total).toBe(100);
+  });
+
+  it("offline, adds the hidden tool-use prompt of the chosen model as its own row", async () => {
+    const haiku = await measureSchemaCosts(estimateCounter, "estimate", "claude-haiku-4-5");
+    const opus = await measureSchemaCosts(estimateCounter, "estimate", "claude-opus-4-7");
+    const unknown = await measureSchemaCosts(estimateCounter, "estimate", "claude-imaginary-9");
+    expect(haiku.hiddenPrompt).toBe(496);
+    expect(opus.hiddenPrompt).toBe(675);
+    expect(unknown.hiddenPrompt).toBeUndefined();
+    const readFile = estimateTokens(JSON.stringify(toolSchemas()[0]));
+    expect(haiku.tools[0]).toEqual({
+      name: "read_file",
+      cumulative: haiku.baseline + 496 + readFile,
+      marginal: readFile,
+    });
+    expect(opus.total - unknown.total).toBe(675);
+    expect(haiku.total - unknown.total).toBe(496);
+    expect(haiku.requests).toBe(0);
   });
 
   it("splits each schema into description and input_schema, in characters and tokens", async () => {
@@ -61,7 +97,7 @@ describe("scout tokens (offline)", () => {
       );
     }
     expect(json.total).toBe(json.tools.at(-1).cumulative - json.baseline);
-    expect(table).toMatch(new RegExp(`all tool schemas\\s+~${json.total.toLocaleString("en-US")}\\n`));
+    expect(table).toMatch(new RegExp(`all tools, per request\\s+~${json.total.toLocaleString("en-US")}\\n`));
   });
 
   it("refuses an unknown --tool with a usage error", async () => {
@@ -84,15 +120,18 @@ describe("SessionUsage", () => {
         stopReason: "end_turn",
         modelCalls: 2,
         toolCalls: ["grep", "grep"],
-        usage: { input_tokens: 1200, output_tokens: 30 },
+        usage: { input_tokens: 1200, output_tokens: 30, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
       },
     });
     expect(usage.tools.get("grep")?.calls).toBe(2);
     expect(usage.format(true)).toMatch(
-      /turn 1: 1,200 input · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/,
+      /turn 1: 1,200 input tokens · 30 output tokens\n {2}grep {8}2 calls · results ~\d+ tokens/,
     );
   });
 });
+
+/** Baseline, then per tool: with it, and with it but without its description (descriptions 70, 60, 80, 110). */
+const COUNTS = [500, 1200, 1130, 1390, 1330, 1600, 1520, 1950, 1840];
 
 describe("scout tokens (exact, against the loopback Messages API)", () => {
   let api: ApiServer;
@@ -108,11 +147,18 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
 
   it("sends one count_tokens request per row, with the model, system prompt, question and growing tool list", async () => {
     api.requests.length = 0;
-    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    api.scriptCount(...COUNTS.map(count));
     const run = await runCli(["tokens", "--model", "claude-test-1"], { env: exactEnv() });
     expect(run.code).toBe(0);
-    expect(api.requests.map((r) => r.path)).toEqual(Array(5).fill("/v1/messages/count_tokens"));
-    const bodies = api.requests.map((r) => r.body);
+    expect(api.requests.map((r) => r.path)).toEqual(Array(9).fill("/v1/messages/count_tokens"));
+    // Every second request after the baseline is the same tool list without the newest tool's description.
+    const bodies = api.requests.map((r) => r.body).filter((_b, i) => i === 0 || i % 2 === 1);
+    for (const [i, body] of api.requests.map((r) => r.body).entries())
+      if (i > 0 && i % 2 === 0) {
+        expect(body.tools.slice(0, -1)).toEqual(toolSchemas().slice(0, i / 2 - 1));
+        expect(body.tools.at(-1).description).toBeUndefined();
+        expect(body.tools.at(-1).input_schema).toEqual(toolSchemas()[i / 2 - 1].input_schema);
+      }
     for (const body of bodies) {
       expect(body.model).toBe("claude-test-1");
       expect(body.system).toBe(SYSTEM_PROMPT);
@@ -133,13 +179,18 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     expect(run.stdout).toMatch(/\+ list_files\s+1,390\s+\+190\n/);
     expect(run.stdout).toMatch(/\+ glob\s+1,600\s+\+210\n/);
     expect(run.stdout).toMatch(/\+ grep\s+1,950\s+\+350\n/);
-    expect(run.stdout).toMatch(/all tool schemas\s+1,450\n/);
+    expect(run.stdout).toMatch(/all tools, per request\s+1,450\n/);
     expect(run.stdout).toContain("hidden tool-use system prompt");
-    expect(run.stdout).not.toContain("~1,");
+    expect(run.stdout).toContain("price unknown for claude-test-1");
+    // description = with it − without it; the rest = the marginal − the description.
+    expect(run.stdout).toMatch(/read_file\s+346 chars 70 tok\s+383 chars 630 tok \*\n/);
+    expect(run.stdout).toMatch(/list_files\s+299 chars 60 tok\s+182 chars 130 tok\n/);
+    expect(run.stdout).toMatch(/grep\s+535 chars 110 tok\s+604 chars 240 tok\n/);
+    expect(run.stdout).not.toContain("~");
   });
 
   it("--json carries the same exact numbers", async () => {
-    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    api.scriptCount(...COUNTS.map(count));
     const run = await runCli(["tokens", "--json"], { env: exactEnv() });
     const json = JSON.parse(run.stdout);
     expect(json).toMatchObject({ mode: "exact", baseline: 500, total: 1450 });
@@ -161,13 +212,13 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
   });
 
   it("/tokens in the REPL shows the schema costs and this session's usage per turn and per tool", async () => {
-    api.scriptCount(count(500), count(1200), count(1390), count(1600), count(1950));
+    api.scriptCount(...COUNTS.map(count));
     api.script(reply([toolUse("t1", "list_files", {})], "tool_use"), reply([text("done")], "end_turn"));
     const root = makeTree({ "a.txt": "hello\n" });
     const run = await runCli(["--cwd", root], { cwd: root, input: "what is here?\n/tokens\n", env: exactEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Tool schema token costs (exact)");
-    expect(run.stdout).toMatch(/turn 1: [\d,]+ input · [\d,]+ output tokens/);
+    expect(run.stdout).toMatch(/turn 1: [\d,]+ input tokens · [\d,]+ output tokens · \$[\d.]+/);
     expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
     expect(run.stdout).toContain("model usage: as the API reported it");
   });

@@ -4,8 +4,9 @@
 // ANTHROPIC_AUTH_TOKEN and ANTHROPIC_BASE_URL, so any server that speaks the
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Model, ModelResponse } from "../agent.js";
+import type { Model, ModelRequest, ModelResponse } from "../agent.js";
 import type { Counter } from "../tokens/count.js";
+import { withCacheBreakpoints } from "./cache.js";
 
 export const DEFAULT_MODEL = "claude-haiku-4-5";
 /** Retries of a call answered 408, 409, 429, 529 or 5xx, or that could not reach the API. */
@@ -84,11 +85,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export function claudeModel(name = DEFAULT_MODEL, onRetry?: RetryNotice): Model {
+/** The body of a Messages API call exactly as Scout sends it (`/request` shows it). */
+export function apiRequest(name: string, request: ModelRequest, cache: boolean) {
+  return { model: name, max_tokens: MAX_OUTPUT_TOKENS, ...withCacheBreakpoints(request, cache) };
+}
+
+/** Claude; `cache` (on unless --no-cache) marks each request for prompt caching (see cache.ts). */
+export function claudeModel(name = DEFAULT_MODEL, onRetry?: RetryNotice, { cache = true } = {}): Model {
   return {
     name,
     createMessage: (request, options) =>
-      withRetries(() => streamMessage(name, request, options), onRetry, options.signal),
+      withRetries(() => streamMessage(name, request, options, cache), onRetry, options.signal),
   };
 }
 
@@ -97,18 +104,10 @@ async function streamMessage(
   name: string,
   request: Parameters<Model["createMessage"]>[0],
   { signal, onText }: Parameters<Model["createMessage"]>[1],
+  cache: boolean,
 ): Promise<ModelResponse> {
   const sdk = await getClient();
-  const stream = sdk.messages.stream(
-    {
-      model: name,
-      max_tokens: MAX_OUTPUT_TOKENS,
-      system: request.system,
-      tools: request.tools,
-      messages: request.messages,
-    },
-    { signal },
-  );
+  const stream = sdk.messages.stream(apiRequest(name, request, cache), { signal });
   if (onText) stream.on("text", (delta) => onText(delta));
   const message = await stream.finalMessage();
   return {

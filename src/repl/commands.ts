@@ -10,7 +10,8 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /clear          start over: forget the conversation (/reset does the same)
   /step on|off    step-through mode: pause before each model call and tool call
   /tools          the tools the model can call
-  /tokens         what the tool schemas cost, and what this session has used
+  /tokens         what the tool schemas cost, and what this session has used (tokens and dollars)
+  /request        the last request sent to the model, block by block, with the tokens of each
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
 Ctrl-C cancels a running turn, or clears the line. Up/Down recall earlier questions.
@@ -35,7 +36,9 @@ export async function runCommand(session: Session, line: string, context: Comman
     } catch (error) {
       print(`(could not count the schemas: ${await session.options.describeError(error)})`);
     }
-    print(`\n${session.usage.format(session.choice.estimated)}`);
+    print(`\n${session.usage.format(session.choice.estimated, session.choice.pricing)}`);
+  } else if (name === "/request") {
+    print(await session.describeLastRequest());
   } else if (name === "/model") {
     if (args.length === 0) return print(`model: ${session.choice.label}`);
     const chosen = session.options.chooseModel(args[0]);

@@ -45,6 +45,7 @@ export async function runPiped(session: Session): Promise<number> {
     off();
     process.stdin.destroy(); // after /exit or SIGINT: an open stdin would keep Scout running
   }
+  session.sayGoodbye();
   return interrupted ? EXIT.cancelled : failed ? EXIT.failed : EXIT.ok;
 }
 

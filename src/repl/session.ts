@@ -5,10 +5,11 @@
 import { runTurn, TurnQuit, type Decision, type MessageParam, type StepEvent, type Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import type { StepLog } from "../steplog.js";
+import type { Pricing } from "../tokens/cost.js";
 import { SessionUsage } from "../tokens/session-usage.js";
 import type { Trace } from "../trace.js";
 import type { Workspace } from "../workspace/workspace.js";
-import type { Model } from "../agent.js";
+import type { Model, ModelRequest } from "../agent.js";
 
 /** A model, as the CLI chose it, with what the REPL may say about it. */
 export interface ModelChoice {
@@ -17,6 +18,8 @@ export interface ModelChoice {
   label: string;
   /** True when its token figures are estimates (the offline model). */
   estimated: boolean;
+  /** Whose prices turn its tokens into dollars (offline: the Claude model a key would use). */
+  pricing: Pricing;
 }
 
 export interface SessionOptions {
@@ -27,6 +30,8 @@ export interface SessionOptions {
   describeError: (error: unknown) => Promise<string>;
   /** /tokens: the schema-cost table for this model, formatted. */
   schemaCosts: (choice: ModelChoice) => Promise<string>;
+  /** /request: a request as sent, block by block, with its tokens (src/tokens/request-view.ts). */
+  describeRequest: (choice: ModelChoice, request: ModelRequest | undefined) => Promise<string>;
   workspace: Workspace;
   maxSteps: number;
   log: StepLog;
@@ -128,6 +133,21 @@ export class Session {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** /request and --show-request: the last request sent, or why it cannot be shown. */
+  async describeLastRequest(): Promise<string> {
+    try {
+      return await this.options.describeRequest(this.choice, this.usage.lastRequest);
+    } catch (error) {
+      return `(could not count the request: ${await this.options.describeError(error)})`;
+    }
+  }
+
+  /** The exit line: what the whole session cost (on stderr, with the step log). */
+  sayGoodbye(): void {
+    const line = this.usage.exitLine(this.choice.pricing);
+    if (line) this.options.log.notice(line);
   }
 
   /** Forgets the conversation and what it used: /clear. */

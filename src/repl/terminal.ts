@@ -96,6 +96,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
     rl.close();
     keyboard.close();
   }
+  session.sayGoodbye();
   return 0;
 }
 

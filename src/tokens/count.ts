@@ -6,6 +6,7 @@
 // Claude models, which is only approximate for current ones. Every figure
 // says which it is.
 import { createRequire } from "node:module";
+import type { MessageParam } from "../agent.js";
 import type { toolSchemas } from "../tools/index.js";
 
 interface Encoder {
@@ -27,18 +28,39 @@ export function estimateTokens(text: string): number {
 type ToolSchema = ReturnType<typeof toolSchemas>[number];
 export interface CountRequest {
   model: string;
-  system: string;
-  messages: { role: "user"; content: string }[];
+  system?: string;
+  messages: MessageParam[];
   tools?: ToolSchema[];
 }
 /** Counts the input tokens of one request, exactly (API) or by estimate. */
 export type Counter = (request: CountRequest) => Promise<number>;
 
 /** The offline counter: the texts the request carries, tokenized locally. */
-export const estimateCounter: Counter = async ({ system, messages, tools = [] }) =>
+export const estimateCounter: Counter = async ({ system = "", messages, tools = [] }) =>
   estimateTokens(system) +
-  messages.reduce((sum, m) => sum + estimateTokens(m.content), 0) +
+  messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0) +
   tools.reduce((sum, t) => sum + estimateTokens(JSON.stringify(t)), 0);
+
+/** A message's estimated tokens: its text, a tool call's name and input, a tool result's content. */
+export function estimateMessageTokens(message: MessageParam): number {
+  if (typeof message.content === "string") return estimateTokens(message.content);
+  return message.content.reduce((sum, block) => sum + estimateTokens(blockText(block)), 0);
+}
+
+/** The text of one content block that the model reads. */
+export function blockText(block: Exclude<MessageParam["content"], string>[number]): string {
+  if (block.type === "text") return block.text;
+  if (block.type === "tool_use") return `${block.name} ${JSON.stringify(block.input)}`;
+  if (block.type === "tool_result")
+    return typeof block.content === "string" ? block.content : JSON.stringify(block.content ?? "");
+  return JSON.stringify(block);
+}
+
+/** A name from outside (a model name, from --model or a trace file) with control characters escaped, fit to print. */
+export function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
 
 /** 4812 → "4,812", the same on every machine whatever its locale. */
 export function formatCount(value: number): string {

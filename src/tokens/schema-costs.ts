@@ -1,8 +1,10 @@
-// What the tool schemas cost in tokens: a schema is sent with every request, so it costs on every
-// model call; `scout tokens` and /tokens measure it with whichever Counter they are given.
+// What the tool schemas cost: a schema is sent with every request, so it costs on every model call; `scout tokens`
+// and /tokens measure it with whichever Counter they are given.
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
-import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
+import { type Counter, type CountRequest, estimateTokens, formatCount, printable } from "./count.js";
+import { MODEL_SIZES_DATE, TOOL_PROMPT_SOURCE, toolPromptTokens } from "./model-sizes.js";
+import { formatDollars, PRICES_DATE, priceOf } from "./prices.js";
 
 /** The one user message every row of the table is counted with. */
 export const FIXED_QUESTION = "Where is main defined?";
@@ -11,7 +13,7 @@ type ToolSchema = ReturnType<typeof toolSchemas>[number];
 
 export const EXACT_NOTE = "exact: the API's count_tokens endpoint (free; its counts are the API's own estimate)";
 export const ESTIMATE_NOTE =
-  "estimate: local @anthropic-ai/tokenizer, the tokenizer of older Claude models, approximate for current ones; the API's hidden tool-use prompt is not counted";
+  "estimate: local @anthropic-ai/tokenizer, the tokenizer of older Claude models, approximate for current ones; the API's hidden tool-use prompt is its own row, from the published table";
 
 export interface SchemaCosts {
   mode: "exact" | "estimate";
@@ -20,19 +22,27 @@ export interface SchemaCosts {
   question: string;
   /** System prompt + the question, no tools. */
   baseline: number;
-  /** Tools added one at a time, in registry order. */
+  /** The published size of the hidden tool-use system prompt for this model (tool_choice auto), if known. */
+  hiddenPrompt?: number;
+  /** Tools added one at a time, in registry order (estimated rows start after the hidden prompt). */
   tools: { name: string; cumulative: number; marginal: number }[];
-  /** All tool schemas together: the last cumulative count minus the baseline. */
+  /** All tool schemas together: the last cumulative count minus the baseline (the hidden prompt included). */
   total: number;
-  /** Each schema alone, split into description and input_schema (always estimated locally). */
+  /** Each schema, split into description and input_schema: exact by subtraction with a key, else estimated. */
   parts: { name: string; description: Size; input_schema: Size; properties: ({ name: string } & Size)[] }[];
+  /** count_tokens requests made (0 offline). */
+  requests: number;
 }
 export interface Size {
   chars: number;
   tokens: number;
 }
 
-/** Counts the baseline and each cumulative tool set: one count per row, 1 + number of tools in all. */
+/**
+ * Counts the baseline and each cumulative tool set (1 + tools requests); with
+ * a key, one more request per tool, the same set with that tool's description
+ * left out, splits its cost into description and the rest by subtraction.
+ */
 export async function measureSchemaCosts(
   count: Counter,
   mode: SchemaCosts["mode"],
@@ -40,80 +50,133 @@ export async function measureSchemaCosts(
   only?: string,
 ): Promise<SchemaCosts> {
   const schemas = toolSchemas().filter((tool) => !only || tool.name === only);
-  const request = (tools: ToolSchema[]): CountRequest => ({
-    model,
-    system: SYSTEM_PROMPT,
-    messages: [{ role: "user", content: FIXED_QUESTION }],
-    ...(tools.length ? { tools } : {}),
-  });
-  const baseline = await count(request([]));
+  let requests = 0;
+  const counted = async (tools: ToolSchema[]) => {
+    requests++;
+    const request: CountRequest = {
+      model,
+      system: SYSTEM_PROMPT,
+      messages: [{ role: "user", content: FIXED_QUESTION }],
+      ...(tools.length ? { tools } : {}),
+    };
+    return count(request);
+  };
+  const hiddenPrompt = toolPromptTokens(model);
+  const baseline = await counted([]);
+  // Offline, the local count cannot see the hidden prompt: its published size is added as a row of its own.
+  const offset = mode === "estimate" ? (hiddenPrompt ?? 0) : 0;
+  let previous = baseline + offset;
   const tools: SchemaCosts["tools"] = [];
-  let previous = baseline;
+  const parts: SchemaCosts["parts"] = [];
+  const size = (text: string, tokens = estimateTokens(text)): Size => ({ chars: text.length, tokens });
   for (let i = 0; i < schemas.length; i++) {
-    const cumulative = await count(request(schemas.slice(0, i + 1)));
-    tools.push({ name: schemas[i].name, cumulative, marginal: cumulative - previous });
+    const tool = schemas[i];
+    const cumulative = (await counted(schemas.slice(0, i + 1))) + offset;
+    tools.push({ name: tool.name, cumulative, marginal: cumulative - previous });
+    const inputSchema = JSON.stringify(tool.input_schema);
+    let description = size(tool.description);
+    let rest = size(inputSchema);
+    if (mode === "exact") {
+      const { description: _, ...bare } = tool;
+      const withoutDescription = await counted([...schemas.slice(0, i), bare as ToolSchema]);
+      description = size(tool.description, cumulative - withoutDescription);
+      rest = size(inputSchema, cumulative - previous - description.tokens);
+    }
+    parts.push({
+      name: tool.name,
+      description,
+      input_schema: rest,
+      properties: Object.entries(tool.input_schema.properties).map(([name, property]) => ({
+        name,
+        ...size(JSON.stringify(property)),
+      })),
+    });
     previous = cumulative;
   }
-  const size = (text: string): Size => ({ chars: text.length, tokens: estimateTokens(text) });
-  const parts = schemas.map((tool) => ({
-    name: tool.name,
-    description: size(tool.description),
-    input_schema: size(JSON.stringify(tool.input_schema)),
-    properties: Object.entries(tool.input_schema.properties).map(([name, property]) => ({
-      name,
-      ...size(JSON.stringify(property)),
-    })),
-  }));
   return {
     mode,
     note: mode === "exact" ? EXACT_NOTE : ESTIMATE_NOTE,
     model,
     question: FIXED_QUESTION,
     baseline,
+    ...(hiddenPrompt === undefined ? {} : { hiddenPrompt }),
     tools,
     total: previous - baseline,
     parts,
+    requests: mode === "exact" ? requests : 0,
   };
 }
 
 /** The table `scout tokens` prints; the same numbers as --json. */
 export function formatSchemaCosts(costs: SchemaCosts): string {
-  const approx = costs.mode === "estimate" ? "~" : "";
+  const exact = costs.mode === "exact";
+  const approx = exact ? "" : "~";
   const row = (label: string, cumulative: string, marginal: string) =>
-    `${label.padEnd(22)}${cumulative.padStart(12)}${marginal.padStart(12)}`.trimEnd();
+    `${label.padEnd(26)}${cumulative.padStart(12)}${marginal.padStart(12)}`.trimEnd();
+  const hidden = costs.hiddenPrompt;
+  const model = printable(costs.model);
   const lines = [
-    `Tool schema token costs (${costs.mode}) · model ${costs.model}`,
+    `Tool schema token costs (${costs.mode}) · model ${model}`,
     `  ${costs.note}`,
-    `  every row: the system prompt + one user message ("${costs.question}")`,
+    `  every row: the system prompt + one user message ("${costs.question}")${exact ? `; ${costs.requests} count_tokens requests` : ""}`,
     "",
     row("", "cumulative", "marginal"),
     row("baseline (no tools)", approx + formatCount(costs.baseline), ""),
-    ...costs.tools.map((tool, i) =>
+  ];
+  if (!exact)
+    lines.push(
+      row(
+        "+ hidden tool-use prompt",
+        hidden === undefined ? "unknown" : `~${formatCount(costs.baseline + hidden)}`,
+        hidden === undefined ? "" : `+${formatCount(hidden)}`,
+      ),
+    );
+  for (const [i, tool] of costs.tools.entries())
+    lines.push(
       row(
         `+ ${tool.name}`,
         approx + formatCount(tool.cumulative),
-        `+${formatCount(tool.marginal)}${i === 0 && costs.mode === "exact" ? " *" : ""}`,
+        `+${formatCount(tool.marginal)}${i === 0 && exact ? " *" : ""}`,
       ),
-    ),
-    row("all tool schemas", "", `${approx}${formatCount(costs.total)}`),
-    "",
-  ];
-  if (costs.mode === "exact")
-    lines.push(
-      "* the first tool's row also carries the hidden tool-use system prompt the API adds when any tool is present.",
-      "",
     );
+  lines.push(row("all tools, per request", "", `${approx}${formatCount(costs.total)}`));
+  const price = priceOf(costs.model);
+  if (price) {
+    const perRequest = (costs.total * price.input) / 1_000_000;
+    lines.push(
+      `  in dollars (${model} input price, ${PRICES_DATE}): ${approx}${formatDollars(perRequest)} per request, ` +
+        `${approx}${formatDollars(perRequest * 1000)} per 1,000 requests; read from the prompt cache, ${approx}${formatDollars((costs.total * price.cacheRead) / 1000)} per 1,000`,
+    );
+  } else lines.push(`  in dollars: price unknown for ${model}`);
+  lines.push("");
+  const published =
+    hidden === undefined
+      ? `no published size for ${model}, so it is not counted`
+      : `${formatCount(hidden)} tokens for ${model}, as published (${MODEL_SIZES_DATE}) at ${TOOL_PROMPT_SOURCE}`;
   lines.push(
-    "Each schema alone (local estimate): description vs input_schema",
+    exact
+      ? "* the first tool's row also carries the hidden tool-use system prompt the API adds when any tool is present:"
+      : "The hidden tool-use prompt the API adds whenever tools are sent:",
+    `  ${published}.`,
+    "",
+  );
+  lines.push(
+    exact
+      ? "Each schema (exact, by subtraction: the same request without that tool's description): description vs the rest (name, input_schema, framing)"
+      : "Each schema alone (local estimate): description vs input_schema",
     `${"".padEnd(14)}${"description".padStart(22)}${"input_schema".padStart(22)}`,
   );
-  const size = (s: Size) => `${formatCount(s.chars)} chars ~${formatCount(s.tokens)} tok`;
-  for (const part of costs.parts)
-    lines.push(`${part.name.padEnd(14)}${size(part.description).padStart(22)}${size(part.input_schema).padStart(22)}`);
+  const sizeText = (s: Size) => `${formatCount(s.chars)} chars ${approx}${formatCount(s.tokens)} tok`;
+  for (const [i, part] of costs.parts.entries())
+    lines.push(
+      `${part.name.padEnd(14)}${sizeText(part.description).padStart(22)}${sizeText(part.input_schema).padStart(22)}${i === 0 && exact ? " *" : ""}`,
+    );
   if (costs.parts.length === 1) {
     lines.push("", `${costs.parts[0].name}'s input_schema, property by property (local estimate):`);
     for (const property of costs.parts[0].properties)
-      lines.push(`  ${property.name.padEnd(12)}${size(property).padStart(22)}`);
+      lines.push(
+        `  ${property.name.padEnd(12)}${`${formatCount(property.chars)} chars ~${formatCount(property.tokens)} tok`.padStart(22)}`,
+      );
   }
   return lines.join("\n");
 }

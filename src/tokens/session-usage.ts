@@ -1,15 +1,19 @@
-// What this session has used in tokens: a tool's results stay in the history, so they cost on
-// every later call; the step log and /tokens show it.
-import type { StepEvent } from "../agent.js";
+// What this session has used in tokens and dollars: a tool's results stay in the history, so they cost on
+// every later call; the step log, /tokens and the exit line show it.
+import type { ModelRequest, StepEvent, Usage } from "../agent.js";
+import { addUsage, describeUsage, type Pricing } from "./cost.js";
 import { estimateTokens, formatCount } from "./count.js";
 
-/** What this session has cost so far: per turn, and per tool's results. */
+/** What this session has cost so far: per turn, per tool's results, and the last request sent (for /request). */
 export class SessionUsage {
-  turns: { input_tokens: number; output_tokens: number }[] = [];
+  turns: Usage[] = [];
   tools = new Map<string, { calls: number; tokens: number }>();
+  /** The last request the loop sent to the model, as the model got it. */
+  lastRequest?: ModelRequest;
 
   /** Feed it every step event. */
   record = (event: StepEvent): void => {
+    if (event.type === "model_start") this.lastRequest = event.request;
     if (event.type === "turn") this.turns.push({ ...event.result.usage });
     if (event.type !== "tool") return;
     const tool = this.tools.get(event.name) ?? { calls: 0, tokens: 0 };
@@ -18,21 +22,29 @@ export class SessionUsage {
     this.tools.set(event.name, tool);
   };
 
+  /** Every turn's usage added up. */
+  total(): Usage {
+    return this.turns.reduce(addUsage, { input_tokens: 0, output_tokens: 0 });
+  }
+
   /** `offline`: the offline model estimates its own usage; Claude's comes from the API. */
-  format(offline: boolean): string {
+  format(offline: boolean, pricing?: Pricing): string {
     if (this.turns.length === 0) return "This session: no turns yet.";
     const source = offline ? "the offline model's own estimates" : "as the API reported it";
     const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
-    for (const [i, turn] of this.turns.entries()) {
-      lines.push(
-        `  turn ${i + 1}: ${formatCount(turn.input_tokens)} input · ${formatCount(turn.output_tokens)} output tokens`,
-      );
-    }
+    for (const [i, turn] of this.turns.entries()) lines.push(`  turn ${i + 1}: ${describeUsage(turn, pricing)}`);
+    if (this.turns.length > 1) lines.push(`  in all: ${describeUsage(this.total(), pricing)}`);
     for (const [name, tool] of this.tools) {
       lines.push(
         `  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`,
       );
     }
     return lines.join("\n");
+  }
+
+  /** The exit line: "session: 2 turns · 7,833 input tokens · … · $0.0096", or "" when no turn ran. */
+  exitLine(pricing?: Pricing): string {
+    const n = this.turns.length;
+    return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeUsage(this.total(), pricing)}`;
   }
 }

@@ -1,0 +1,77 @@
+// `scout tokens`: what each tool's schema costs, exact with a key and estimated without, or with --trace what a traced run cost and would cost elsewhere.
+import { parseArgs } from "node:util";
+import { escapeControl } from "../escape.js";
+import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
+import { UsageError } from "../options.js";
+import { findTool, toolNames } from "../tools/index.js";
+import { estimateCounter } from "./count.js";
+import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./schema-costs.js";
+import { readTrace } from "./trace-read.js";
+import { whatIf } from "./what-if.js";
+
+export const TOKENS_USAGE = `Usage:
+  scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
+  scout tokens --trace FILE [--model NAME] [--offline]
+What each tool's schema costs in tokens and dollars: exact with a key (the API's count_tokens), else an estimate.
+  --json          the same figures as JSON
+  --tool NAME     one tool's schema, property by property
+  --model NAME    the model to count and price for (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
+  --offline       estimate locally even if a key is set
+  --trace FILE    a --trace file: what it cost, and would cost on --model NAME, with and without caching`;
+
+export async function tokensCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      json: { type: "boolean" },
+      tool: { type: "string" },
+      model: { type: "string" },
+      offline: { type: "boolean" },
+      trace: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    console.log(TOKENS_USAGE);
+    return 0;
+  }
+  const exact = !values.offline && hasCredentials();
+  if (values.trace !== undefined) return traceWhatIf(values.trace, values.model, exact);
+  if (values.tool && !findTool(values.tool))
+    throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
+  const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
+  let costs: SchemaCosts;
+  try {
+    costs = await measureSchemaCosts(
+      exact ? exactCounter() : estimateCounter,
+      exact ? "exact" : "estimate",
+      modelName,
+      values.tool,
+    );
+  } catch (error) {
+    console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));
+    return 1;
+  }
+  console.log(values.json ? JSON.stringify(costs, null, 2) : formatSchemaCosts(costs));
+  return 0;
+}
+
+/** `scout tokens --trace FILE [--model NAME]`: what the traced run cost, and would cost on NAME, with and without caching. */
+async function traceWhatIf(file: string, other: string | undefined, exact: boolean): Promise<number> {
+  let trace: ReturnType<typeof readTrace>;
+  try {
+    trace = readTrace(file);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    throw new Error(`--trace ${file}: ${why}`);
+  }
+  try {
+    const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
+    const counter = exact ? exactCounter() : estimateCounter;
+    console.log(await whatIf(trace, { other, fallback, exact, counter, file }));
+  } catch (error) {
+    console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));
+    return 1;
+  }
+  return 0;
+}
