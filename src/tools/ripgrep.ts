@@ -1,6 +1,9 @@
 // Runs the rg binary and hands over its output one line record at a time, within a deadline and a Ctrl-C.
 import { spawn } from "node:child_process";
-import { rgPath } from "@vscode/ripgrep";
+import { createRequire } from "node:module";
+
+// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
+const require = createRequire(import.meta.url);
 
 /** How much of rg's own error message is passed on. */
 const MAX_STDERR_CHARS = 2000;
@@ -38,6 +41,7 @@ export interface RgRun {
 export async function* ripgrep(args: string[], { root, signal, deadline }: RgRun, outcome: RgOutcome) {
   const env = { ...process.env };
   delete env.RIPGREP_CONFIG_PATH; // no user config can add options
+  const { rgPath } = require("@vscode/ripgrep") as typeof import("@vscode/ripgrep"); // where the rg binary is
   const rg = spawn(rgPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let closed = false;
   const exit = new Promise<number | null>((resolve) =>

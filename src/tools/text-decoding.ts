@@ -1,6 +1,9 @@
 // Which files are text, and how their bytes become lines: byte-order marks (UTF-8, UTF-16, UTF-32,
 // little- and big-endian), binary detection, and control characters made visible.
-import { isBinaryFileSync } from "isbinaryfile";
+import { createRequire } from "node:module";
+
+// CommonJS packages are required, not imported (see workspace/ignore-rules.ts): no scan of their source at start-up.
+const { isBinaryFileSync } = createRequire(import.meta.url)("isbinaryfile") as typeof import("isbinaryfile");
 
 /** A NUL byte in this many leading bytes marks a file as binary, as it does for rg. */
 export const BINARY_SNIFF_BYTES = 8192;
