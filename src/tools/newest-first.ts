@@ -186,6 +186,7 @@ function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
     fs.readdir(dir, options, (error, entries) => {
       if (error) return callback(error, []);
       const relDir = workspace.toRelative(dir);
+      workspace.noteListing(relDir, entries); // before the checks below, which read this folder's ignore files
       const prefix = relDir === "." ? "" : `${relDir}/`;
       callback(
         null,

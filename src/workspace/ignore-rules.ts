@@ -130,8 +130,7 @@ export class IgnoreRules {
       } catch {
         continue; // unreadable: rg cannot enter it either
       }
-      const gitignore = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
-      if (!entries.some((entry) => entry.name === ".gitignore")) this.absent.add(gitignore); // no failed open
+      this.noteListing(dir, entries);
       if (this.skipsGitignoreIn(dir)) return true;
       for (const entry of entries) {
         if (!entry.isDirectory()) continue;
@@ -140,6 +139,17 @@ export class IgnoreRules {
       }
     }
     return false;
+  }
+
+  /**
+   * A folder's listing, from a walk that read it anyway: its missing ignore files are then never opened. A
+   * failed open costs an exception, and glob would otherwise try two in every folder it enters.
+   */
+  noteListing(relDir: string, entries: fs.Dirent[]): void {
+    for (const fileName of IGNORE_FILE_NAMES) {
+      if (!entries.some((entry) => entry.name === fileName))
+        this.absent.add(relDir === "" ? fileName : `${relDir}/${fileName}`);
+    }
   }
 
   /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */
