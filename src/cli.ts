@@ -5,27 +5,18 @@
 // `scout tool NAME JSON` runs one tool directly. The REPL knows no model:
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
+// Each command imports what it uses when it runs (`await import`): `scout
+// --version` loads this file alone, `scout tool` loads no model and no REPL.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_MAX_STEPS } from "./agent.js";
 import { escapeControl } from "./escape.js";
-import { labCommand } from "./lab/command.js";
-import { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } from "./models/claude.js";
-import { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE, offlineModel } from "./models/offline.js";
-import { runOnce, runPiped } from "./repl/piped.js";
-import { type ModelChoice, Session } from "./repl/session.js";
-import { stepper } from "./repl/step.js";
-import { historyFile, runTerminal } from "./repl/terminal.js";
-import { StepLog } from "./steplog.js";
-import { tokensCommand } from "./tokens/command.js";
+import type { ModelChoice } from "./repl/session.js";
 import type { Pricing } from "./tokens/cost.js";
-import { estimateCounter } from "./tokens/count.js";
-import { formatRequest } from "./tokens/request-view.js";
-import { formatSchemaCosts, measureSchemaCosts } from "./tokens/schema-costs.js";
-import { findTool, runTool, toolNames, tools } from "./tools/index.js";
-import { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } from "./options.js";
 
-const USAGE = `Usage:
+const usage = async () => {
+  const { DEFAULT_MAX_STEPS } = await import("./agent.js");
+  const { DEFAULT_MODEL } = await import("./models/claude.js");
+  return `Usage:
   scout [options]            the REPL: ask questions about the code in the workspace
   echo "question" | scout    answer each line of stdin, then exit
   scout -p "question"        answer one question, then exit
@@ -59,16 +50,17 @@ Exit status: 0 answered, 1 a model call failed, 2 usage error, 130 cancelled (Ct
 Without ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), Scout uses its offline
 teaching model: a fixed search-then-read policy, not an LLM. ANTHROPIC_BASE_URL
 points Scout at any server that speaks the Messages API.`;
+};
 
-const TOOL_USAGE = `Usage:
+const toolUsage = (toolNames: string) => `Usage:
   scout tool NAME 'JSON' [--cwd DIR]   run one tool and print exactly what the model would get
   scout tool --list                    list the tools and their descriptions
-Exit status: 0, 1 when the result is an error, 2 for a usage error. Tools: ${toolNames()}`;
+Exit status: 0, 1 when the result is an error, 2 for a usage error. Tools: ${toolNames}`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
-  if (argv[0] === "tokens") return tokensCommand(argv.slice(1));
-  if (argv[0] === "lab") return labCommand(argv.slice(1));
+  if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
+  if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -91,13 +83,23 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   if (values.help) {
-    console.log(USAGE);
+    console.log(await usage());
     return 0;
   }
   if (values.version) {
     console.log(readVersion());
     return 0;
   }
+  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } = await import("./options.js");
+  const { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } = await import(
+    "./models/claude.js"
+  );
+  const { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE, offlineModel } = await import("./models/offline.js");
+  const { Session } = await import("./repl/session.js");
+  const { StepLog } = await import("./steplog.js");
+  const { estimateCounter } = await import("./tokens/count.js");
+  const { formatRequest } = await import("./tokens/request-view.js");
+  const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
   if (positionals.length)
     throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
   const maxSteps = maxStepsOption(values["max-steps"]);
@@ -164,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
   if (terminal && values.print === undefined) {
+    const { historyFile, runTerminal } = await import("./repl/terminal.js");
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
@@ -173,8 +176,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (offline && !values.quiet) console.error(`(${session.choice.label})`); // no banner here, so say it once
   if (modelIgnored && !values.quiet) console.error(ignoredNote);
+  const { runOnce, runPiped } = await import("./repl/piped.js");
   if (values.print !== undefined) {
-    if (values.step) session.pause = stepper(() => log.step + 1).pause;
+    if (values.step) session.pause = (await import("./repl/step.js")).stepper(() => log.step + 1).pause;
     const code = await runOnce(session, values.print, { json: values.json });
     if (values["show-request"]) console.error(await session.describeLastRequest());
     return code;
@@ -189,8 +193,10 @@ async function toolCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { list: { type: "boolean" }, cwd: { type: "string" }, help: { type: "boolean" } },
   });
+  const { findTool, runTool, toolNames, tools } = await import("./tools/index.js");
+  const { UsageError, openWorkspace } = await import("./options.js");
   if (values.help) {
-    console.log(TOOL_USAGE);
+    console.log(toolUsage(toolNames()));
     return 0;
   }
   if (values.list) {
@@ -223,7 +229,8 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error) => {
+  async (error) => {
+    const { UsageError } = await import("./options.js");
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
     console.error(escapeControl(`scout: ${(error as Error).message}`));
     if (usage) console.error("Try: scout --help");

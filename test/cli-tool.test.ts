@@ -108,3 +108,30 @@ describe("scout tool", () => {
     }
   });
 });
+
+describe("start-up: a command loads only the packages it uses", () => {
+  // A file Node runs first (--require), which names at exit every package that
+  // require() loaded, including CommonJS packages an ES module imported.
+  const probe = makeTree({
+    "loaded.cjs": `process.on("exit", () => {
+  const names = Object.keys(require.cache).map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
+  require("node:fs").writeSync(2, "loaded: " + [...new Set(names.filter(Boolean))].sort().join(" ") + "\\n");
+});
+`,
+  });
+  const packagesLoaded = async (args: string[]) => {
+    const run = await runCli(args, { cwd: root, env: { NODE_OPTIONS: `--require ${path.join(probe, "loaded.cjs")}` } });
+    expect(run.code).toBe(0);
+    return /^loaded: (.*)$/m.exec(run.stderr)?.[1].split(" ").filter(Boolean);
+  };
+
+  it("scout --version loads no package, read_file only isbinaryfile, grep only @vscode/ripgrep (rg's path)", async () => {
+    expect(await packagesLoaded(["--version"])).toEqual([]);
+    expect(await packagesLoaded(["tool", "read_file", '{"path":"a.txt"}'])).toEqual(["isbinaryfile"]);
+    expect(await packagesLoaded(["tool", "grep", '{"pattern":"world"}'])).toEqual(["@vscode/ripgrep"]);
+  });
+
+  it("glob loads fast-glob, the pattern engine, when it runs", async () => {
+    expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
+  });
+});

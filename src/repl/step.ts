@@ -4,7 +4,8 @@
 // src/agent.ts stays a straight line: `pause(decision)` returns, then the
 // loop goes on. keyIn reads the terminal itself (/dev/tty) and puts it back
 // in cooked mode, with stdin paused; `afterKey` lets the caller undo that.
-import readlineSync from "readline-sync";
+import { createRequire } from "node:module";
+import type ReadlineSync from "readline-sync";
 import type { Decision, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import { formatCount } from "../tokens/count.js";
@@ -30,6 +31,8 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
           ? `model call with ${decision.messages} message${decision.messages === 1 ? "" : "s"}, ${formatCount(decision.inputTokensSoFar)} input tokens so far this turn`
           : `${decision.name} ${clip(JSON.stringify(decision.input))}`;
       const keys = decision.type === "tool" ? "[space/s/c/q]" : "[space/c/q]";
+      // Required on first use, not imported: see CommonJS packages in src/workspace/ignore-rules.ts.
+      const readlineSync = createRequire(import.meta.url)("readline-sync") as typeof ReadlineSync;
       const key = readlineSync.keyIn(`⏸ [${nextStep()}] next: ${escapeControl(what)} ${keys} `, {
         limit: decision.type === "tool" ? " scq" : " cq",
         hideEchoBack: true,

@@ -1,11 +1,10 @@
 // glob: find files by name pattern with fast-glob, newest first.
 import fs from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "./escape-path.js";
 import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern, checkPatternComplexity } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
@@ -55,7 +54,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const baseRel = resolved.realRel;
       // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly, and
       // would follow a symlink there: each is checked like a path, and must not be a symlink.
-      for (const { base } of fg.generateTasks(pattern)) {
+      for (const { base } of fastGlob().generateTasks(pattern)) {
         const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, base), "the folder in pattern");
         if (!folder.ok) return fail(folder.error);
         const real = workspace.toRelative(folder.abs);
@@ -118,7 +117,7 @@ export const glob = makeGlob();
  * a visible regular file, reached through no symlink.
  */
 function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, design: ToolDesign): void {
-  if (!fg.isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
+  if (!fastGlob().isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
   const resolved = workspace.resolveInWorkspace(rel);
   if (!resolved.ok || workspace.toRelative(resolved.abs) !== rel || !workspace.isVisible(rel)) return;
   try {

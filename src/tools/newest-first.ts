@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import fg from "fast-glob";
 import type { Workspace } from "../workspace/workspace.js";
+import { fastGlob } from "./patterns.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
 
 /**
@@ -136,7 +136,7 @@ export async function* visibleFiles(
   stopped: { stopped?: "deadline" | "cancelled" },
 ): AsyncGenerator<{ rel: string; abs: string }> {
   const cwd = path.join(workspace.root, baseRel);
-  const stream = fg.stream(pattern, {
+  const stream = fastGlob().stream(pattern, {
     cwd,
     dot: true,
     onlyFiles: true,
@@ -186,6 +186,7 @@ function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
     fs.readdir(dir, options, (error, entries) => {
       if (error) return callback(error, []);
       const relDir = workspace.toRelative(dir);
+      workspace.noteListing(relDir, entries); // before the checks below, which read this folder's ignore files
       const prefix = relDir === "." ? "" : `${relDir}/`;
       callback(
         null,

@@ -1,8 +1,16 @@
 // Checks a glob pattern before any folder is walked: no way out of the workspace, no unbounded brace
 // expansion, and no pattern whose match could backtrack for minutes.
+import { createRequire } from "node:module";
 import path from "node:path";
-import braces from "braces";
-import fg from "fast-glob";
+import type FastGlob from "fast-glob";
+
+// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
+const require = createRequire(import.meta.url);
+
+/** fast-glob, loaded on first use: loading it takes ~25 ms, which read_file, list_files and grep never need. */
+export function fastGlob(): typeof FastGlob {
+  return require("fast-glob");
+}
 
 /** Said when a pattern with "\" matches nothing: it escapes, it does not separate. */
 export const BACKSLASH_RULE =
@@ -34,7 +42,9 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
     return `${argName} "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
   }
   // Checked again after fast-glob expands the braces: "{.,.}./x" becomes "../x".
-  const expanded = fg.generateTasks(pattern).flatMap((task) => task.patterns);
+  const expanded = fastGlob()
+    .generateTasks(pattern)
+    .flatMap((task) => task.patterns);
   if ([pattern, ...expanded].some((p) => DOT_DOT_SEGMENT.test(p)))
     return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
@@ -49,7 +59,8 @@ interface BraceNode {
   invalid?: boolean;
   dollar?: boolean;
 }
-const parseBraces = (braces as unknown as { parse(input: string, options: object): BraceNode }).parse;
+const parseBraces = (input: string, options: object): BraceNode =>
+  (require("braces") as { parse(input: string, options: object): BraceNode }).parse(input, options);
 
 /**
  * How many patterns the braces expand to, counted on the tree of the braces
@@ -109,7 +120,9 @@ function rangeSize(from = "", to = "", step = "1"): number {
  * Checked on each pattern the braces expand to.
  */
 export function checkPatternComplexity(pattern: string, argName = "pattern"): string | null {
-  for (const expanded of fg.generateTasks(pattern).flatMap((task) => task.patterns)) {
+  for (const expanded of fastGlob()
+    .generateTasks(pattern)
+    .flatMap((task) => task.patterns)) {
     const segments = expanded.split("/");
     const isGlobstar = (segment: string) => /^\*{2,}$/.test(segment);
     const globstars = segments.filter(isGlobstar).length;

@@ -1,8 +1,11 @@
 // Runs the rg binary with --json and hands over its messages one at a time, within a deadline and a Ctrl-C.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { rgPath } from "@vscode/ripgrep";
+import { createRequire } from "node:module";
 import { jsonMessages, type RgData } from "./rg-json.js";
+
+// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
+const require = createRequire(import.meta.url);
 
 /**
  * rg is stopped when it holds more memory than this. JSON has an object for
@@ -78,6 +81,7 @@ export function newOutcome(): RgOutcome {
 export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): AsyncGenerator<RgFile> {
   const env = { ...process.env };
   delete env.RIPGREP_CONFIG_PATH; // no user config can add options
+  const { rgPath } = require("@vscode/ripgrep") as typeof import("@vscode/ripgrep"); // where the rg binary is
   const rg = spawn(rgPath, ["--json", ...args], { cwd: run.root, env, stdio: ["ignore", "pipe", "pipe"] });
   let closed = false;
   const exit = new Promise<number | null>((resolve) =>

@@ -1,7 +1,11 @@
 // Which files are text, and how their bytes become lines: byte-order marks (UTF-8, UTF-16, UTF-32,
 // little- and big-endian), binary detection, and control characters made visible.
-import { isBinaryFileSync } from "isbinaryfile";
+import { createRequire } from "node:module";
+import type { isBinaryFileSync } from "isbinaryfile";
 import { escapePath } from "./escape-path.js";
+
+// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
+const require = createRequire(import.meta.url);
 
 /** A NUL byte in this many leading bytes marks a file as binary, as it does for rg. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -38,7 +42,12 @@ export function sniff(head: Buffer): Sniffed {
     }
   }
   const start = head.subarray(0, BINARY_SNIFF_BYTES);
-  return { encoding: "utf-8", bomLength: 0, binary: start.includes(0) || isBinaryFileSync(start, start.length) };
+  return {
+    encoding: "utf-8",
+    bomLength: 0,
+    binary:
+      start.includes(0) || (require("isbinaryfile").isBinaryFileSync as typeof isBinaryFileSync)(start, start.length),
+  };
 }
 
 /**

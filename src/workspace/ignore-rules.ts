@@ -1,9 +1,16 @@
 // Reading .gitignore and .ignore files into rules, within a size and rule budget, with repeated globstars made
 // safe to match.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { default as ignore, Ignore } from "ignore";
 import { isDeniedName } from "./protected.js";
+
+// A CommonJS package is loaded with require() where it is first needed, not
+// with a static import: importing one makes Node scan its source for export
+// names first (~30 ms for this 50 KB package, more than running it), and a
+// tool call that reads no ignore file never pays at all.
+const require = createRequire(import.meta.url);
 
 /** Files ignore rules are read from, in every directory; each kind hides files on its own. */
 export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
@@ -51,7 +58,7 @@ export function readIgnoreFile(file: string): IgnoreFile | null {
     const rules = text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#")).length;
     if (rules > MAX_IGNORE_RULES) return { skipped: `it has over ${MAX_IGNORE_RULES} rules` };
     // Case-sensitive, as git and rg are on Linux.
-    return { rules: ignore({ ignorecase: false }).add(withSafeGlobstars(text)) };
+    return { rules: (require("ignore") as typeof ignore)({ ignorecase: false }).add(withSafeGlobstars(text)) };
   } finally {
     fs.closeSync(fd);
   }
@@ -123,8 +130,7 @@ export class IgnoreRules {
       } catch {
         continue; // unreadable: rg cannot enter it either
       }
-      const gitignore = dir === "" ? ".gitignore" : `${dir}/.gitignore`;
-      if (!entries.some((entry) => entry.name === ".gitignore")) this.absent.add(gitignore); // no failed open
+      this.noteListing(dir, entries);
       if (this.skipsGitignoreIn(dir)) return true;
       for (const entry of entries) {
         if (!entry.isDirectory()) continue;
@@ -133,6 +139,17 @@ export class IgnoreRules {
       }
     }
     return false;
+  }
+
+  /**
+   * A folder's listing, from a walk that read it anyway: its missing ignore files are then never opened. A
+   * failed open costs an exception, and glob would otherwise try two in every folder it enters.
+   */
+  noteListing(relDir: string, entries: fs.Dirent[]): void {
+    for (const fileName of IGNORE_FILE_NAMES) {
+      if (!entries.some((entry) => entry.name === fileName))
+        this.absent.add(relDir === "" ? fileName : `${relDir}/${fileName}`);
+    }
   }
 
   /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */

@@ -79,11 +79,15 @@ const PROTECTED_IN_FOLDER = [
 const ENV_FAMILY = /^\.env([.\-_~].*)?$|\.env$|^\.envrc$/;
 const ENV_EXAMPLE_WORDS = ["example", "sample", "template", "dist"];
 
-/** A name glob of PROTECTED_FILES as a regex: "*" is any characters, everything else literal. */
-function nameRegex(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+/** A name glob of PROTECTED_FILES as regex source: "*" is any characters, everything else literal. */
+function nameRegexSource(glob: string): string {
+  return glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
 }
-const PROTECTED_FILE_REGEXES = PROTECTED_FILES.map(nameRegex);
+/**
+ * All of PROTECTED_FILES as one regex: every name a search walks is tested, and one alternation costs a
+ * fraction of ~30 separate tests (measured: 42,000 names took ~50 ms with one regex per glob).
+ */
+const PROTECTED_FILE_REGEX = new RegExp(`^(?:${PROTECTED_FILES.map(nameRegexSource).join("|")})$`);
 
 /**
  * rg globs for the protected names (given to rg with --iglob, so in any case), so rg does not even open
@@ -104,7 +108,7 @@ export const DENIED_GLOBS = [
  */
 export function isDeniedName(name: string, parent = ""): boolean {
   const lower = name.toLowerCase();
-  if (PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEXES.some((re) => re.test(lower))) return true;
+  if (PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEX.test(lower)) return true;
   if (PROTECTED_IN_FOLDER.includes(`${parent.toLowerCase()}/${lower}`)) return true;
   return ENV_FAMILY.test(lower) && !lower.split(/[.\-_~]/).some((word) => ENV_EXAMPLE_WORDS.includes(word));
 }

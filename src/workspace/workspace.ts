@@ -183,6 +183,11 @@ export class Workspace {
     return this.ignoreRules.readsExcludeFile();
   }
 
+  /** What a walk found in a folder (fast-glob's): the ignore files it lacks are not looked for again. */
+  noteListing(relDir: string, entries: fs.Dirent[]): void {
+    this.ignoreRules.noteListing(relDir === "." ? "" : relDir, entries);
+  }
+
   /**
    * True when rg, searching relDir, would read a .gitignore that Scout skips (a symlink to /dev/zero, 10 MB of
    * rules): then grep must tell rg to read none. Walks the folders rg would enter, reading their .gitignore

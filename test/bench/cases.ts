@@ -61,9 +61,14 @@ export interface Context {
 
 export interface TimingRow extends Timing {
   section: string;
+  /** "section-key/case-id", e.g. "grep-rare/tool-cli": what the targets look up. */
   id: string;
   label: string;
-  /** The fastest baseline of the section, and this row's median over it. */
+  /**
+   * The fastest baseline of the section, and this row's median over it. For a
+   * row through the CLI (a new Node process), the baseline is that plus
+   * `node -e 0`, timed in the same section: Node's own start-up is in both.
+   */
   baseline?: string;
   ratio?: number;
   /** The same for the minimums: steadier when other work comes and goes on the machine. */
@@ -87,7 +92,12 @@ interface Case {
   id: string;
   label: string;
   run: () => Promise<string | void>;
+  /** A new Node process (the CLI): compared with the baseline plus `node -e 0`. */
+  startsNode?: boolean;
 }
+
+/** The id of the `node -e 0` case in a section with CLI rows. */
+const NODE_CASE = "node";
 
 /**
  * Times the cases of one section (never two at once: the machine has 2
@@ -95,7 +105,7 @@ interface Case {
  */
 async function measureSection(
   ctx: Context,
-  section: string,
+  { key, title: section }: { key: string; title: string },
   cases: Case[],
   baselineIds: string[],
 ): Promise<TimingRow[]> {
@@ -110,21 +120,34 @@ async function measureSection(
   );
   const rows: TimingRow[] = cases.map((c, i) => ({
     section,
-    id: `${section}/${c.id}`,
+    id: `${key}/${c.id}`,
     label: c.label,
     ...timings[i],
     note: notes[i],
   }));
-  const bases = rows.filter((row) => baselineIds.some((id) => row.id === `${section}/${id}`));
+  const byId = (id: string) => rows.find((row) => row.id === `${key}/${id}`);
+  const bases = baselineIds.map(byId).filter((row) => row !== undefined);
   const base = [...bases].sort((a, b) => a.medianMs - b.medianMs)[0];
+  const node = byId(NODE_CASE);
   if (base)
-    for (const row of rows)
+    for (const [i, row] of rows.entries()) {
+      const plusNode = cases[i].startsNode && node && node !== base;
       Object.assign(row, {
-        baseline: base.label,
-        ratio: row.medianMs / base.medianMs,
-        minRatio: row.minMs / base.minMs,
+        baseline: plusNode ? `${base.label} + ${node.label}` : base.label,
+        ratio: row.medianMs / (base.medianMs + (plusNode ? node.medianMs : 0)),
+        minRatio: row.minMs / (base.minMs + (plusNode ? node.minMs : 0)),
       });
+    }
   return rows;
+}
+
+/** `node -e 0`: a new Node process that does nothing, the floor of every CLI row. */
+function nodeCase(cwd: string): Case {
+  return {
+    id: NODE_CASE,
+    label: "node -e 0",
+    run: async () => void (await runProcess(process.execPath, ["-e", "0"], { cwd })),
+  };
 }
 
 // ---------------------------------------------------------------- shared runners
@@ -191,7 +214,8 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
     const input = { pattern };
     const cases: Case[] = [
       { id: "tool-in-process", label: "grep tool, in-process", run: () => toolInProcess(root, "grep", input) },
-      { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input) },
+      { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input), startsNode: true },
+      nodeCase(root),
       {
         id: "rg-sortr-head",
         label: `rg --sortr modified | head -${HEAD_LINES}`,
@@ -218,23 +242,9 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
         run: async () =>
           void (await runProcess(rgPath, toolRgArgs(pattern), { cwd: root, onData: stopAfterLines(HEAD_LINES) })),
       },
-      {
-        // Not a baseline: the first step an adaptive grep could take (find the matching
-        // files in parallel, stopping at each file's first hit, then search the newest).
-        id: "rg-files-with-matches",
-        label: "(info) rg -l (parallel) + sort by mtime",
-        run: async () => {
-          const files: string[] = [];
-          const args = [...RG_FILTERS, "--files-with-matches", "--null", `--regexp=${pattern}`];
-          await runProcess(rgPath, args, { cwd: root, onData: nulListCollector(files) });
-          sortByMtime(root, files);
-          return `${files.length.toLocaleString("en")} files`;
-        },
-      },
     ];
-    rows.push(
-      ...(await measureSection(ctx, `grep ${kind} (${pattern})`, cases, ["rg-sortr-head", "rg-parallel-sorted"])),
-    );
+    const section = { key: `grep-${kind}`, title: `grep ${kind} (${pattern})` };
+    rows.push(...(await measureSection(ctx, section, cases, ["rg-sortr-head", "rg-parallel-sorted"])));
   }
   return rows;
 }
@@ -247,22 +257,33 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
  * rg glob that matches a directory overrides .gitignore for everything in it.
  */
 const GLOB_PATTERNS = [
-  { pattern: "**/*.ts", rgGlobs: ["--glob=**/*.ts"] },
-  { pattern: "**/*", rgGlobs: [] },
+  { key: "glob-ts", pattern: "**/*.ts", rgGlobs: ["--glob=**/*.ts"] },
+  { key: "glob-all", pattern: "**/*", rgGlobs: [] },
 ];
 
 async function globCases(ctx: Context): Promise<TimingRow[]> {
   const { root } = ctx;
   const rows: TimingRow[] = [];
-  for (const { pattern, rgGlobs } of GLOB_PATTERNS) {
+  for (const { key, pattern, rgGlobs } of GLOB_PATTERNS) {
     const input = { pattern };
     const rgArgs = [...RG_FILTERS, "--files", ...rgGlobs];
     const cases: Case[] = [
       { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
-      { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input) },
+      { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input), startsNode: true },
+      nodeCase(root),
+      {
+        // The baseline: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
+        id: "rg-files-sortr",
+        label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""} --sortr modified`,
+        run: async () => {
+          const counter = { lines: 0 };
+          await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
+          return `${counter.lines.toLocaleString("en")} files`;
+        },
+      },
       {
         id: "rg-files",
-        label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}`,
+        label: `(info) rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}, unsorted`,
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, rgArgs, { cwd: root, onData: lineCounter(counter) });
@@ -277,16 +298,6 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
           const files: string[] = [];
           await runProcess(rgPath, [...rgArgs, "--null"], { cwd: root, onData: nulListCollector(files) });
           return `${sortByMtime(root, files).length.toLocaleString("en")} files`;
-        },
-      },
-      {
-        // Another candidate: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
-        id: "rg-files-sortr",
-        label: "(info) the same with --sortr modified",
-        run: async () => {
-          const counter = { lines: 0 };
-          await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
-          return `${counter.lines.toLocaleString("en")} files`;
         },
       },
       {
@@ -312,7 +323,7 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
     ];
-    rows.push(...(await measureSection(ctx, `glob ${pattern}`, cases, ["rg-files"])));
+    rows.push(...(await measureSection(ctx, { key, title: `glob ${pattern}` }, cases, ["rg-files-sortr"])));
   }
   return rows;
 }
@@ -360,15 +371,18 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
         label: "read_file tool, in-process",
         run: () => toolInProcess(root, "read_file", input),
       },
-      { id: "tool-cli", label: "read_file tool, CLI", run: () => toolCli(root, "read_file", input) },
+      {
+        id: "tool-cli",
+        label: "read_file tool, CLI",
+        run: () => toolCli(root, "read_file", input),
+        startsNode: true,
+      },
+      nodeCase(root),
       ...floors,
     ];
     const mib = (manifest.bigFile.bytes / 2 ** 20).toFixed(1);
-    rows.push(
-      ...(await measureSection(ctx, `read_file ${where} of a ${mib} MiB file (offset ${offset})`, cases, [
-        "stream-count",
-      ])),
-    );
+    const section = { key: `read-${where}`, title: `read_file ${where} of a ${mib} MiB file (offset ${offset})` };
+    rows.push(...(await measureSection(ctx, section, cases, ["stream-count"])));
   }
   return rows;
 }
@@ -382,15 +396,21 @@ const REPL_PROMPT = "you > ";
 
 async function startupCases(ctx: Context): Promise<TimingRow[]> {
   const node = (args: string[]) => async () => void (await runProcess(process.execPath, args, { cwd: ctx.root }));
+  const smallFile = ctx.manifest.rareVisibleFiles[0]; // an ordinary source file of a few KB
   const rows = await measureSection(
     ctx,
-    "start-up",
+    { key: "startup", title: "start-up" },
     [
-      { id: "node", label: "node -e 0", run: node(["-e", "0"]) },
+      nodeCase(ctx.root),
       { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
       { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
+      {
+        id: "read-small",
+        label: `scout tool read_file (a ${(fs.statSync(path.join(ctx.root, smallFile)).size / 1000).toFixed(0)} KB file)`,
+        run: () => toolCli(ctx.root, "read_file", { path: smallFile }),
+      },
     ],
-    ["node"],
+    [NODE_CASE],
   );
   if (!fs.existsSync(SCRIPT)) {
     ctx.log(`  (no ${SCRIPT}: the REPL's time to its prompt is not measured)`);
@@ -405,16 +425,16 @@ async function startupCases(ctx: Context): Promise<TimingRow[]> {
   rows.push(
     ...(await measureSection(
       ctx,
-      "start-up on a terminal (a pty made by script)",
+      { key: "startup-pty", title: "start-up on a terminal (a pty made by script)" },
       [
-        { id: "node", label: "node -e \"console.log('ready')\" to its output", run: onPty(nodeCommand, "ready") },
+        { id: NODE_CASE, label: "node -e \"console.log('ready')\" to its output", run: onPty(nodeCommand, "ready") },
         {
           id: "repl",
           label: `scout --offline (REPL) to its prompt "${REPL_PROMPT.trim()}"`,
           run: onPty(replCommand, REPL_PROMPT),
         },
       ],
-      ["node"],
+      [NODE_CASE],
     )),
   );
   return rows;
