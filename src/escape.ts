@@ -1,4 +1,4 @@
-// Makes text safe to print for a person: control characters become visible escapes.
+// Makes text safe to print: control characters become visible escapes (escapeControl for a person, escapePath for one line).
 //
 // A file name, a file's content, the model's text or an API error can hold
 // terminal control sequences: ESC [2J clears the screen, ESC ] 52 writes the
@@ -14,4 +14,27 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** `\x1b[2J` printed as the seven characters `\x1b[2J`; everything else unchanged. */
 export function escapeControl(text: string): string {
   return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+// escapePath is the stricter form for text that must stay on one line: a
+// path a tool prints, or a name from outside in a table. A file name may hold
+// any byte but "/" and NUL, so a newline in one ("a\nfake.txt:1:API_KEY=x")
+// would print as a second, forged line; newline, CR and tab are escaped too,
+// and so are the Unicode line and paragraph separators. Backslashes are left
+// as they are.
+
+/** C0 controls (tab, newline and CR included), DEL, C1 controls, and the Unicode line and paragraph separators. */
+const CONTROL_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** The text with each control character written out: "\n", "\r", "\t", else "\x1b" or "\u2028". */
+export function escapePath(text: string): string {
+  return text.replace(CONTROL_IN_A_LINE, (char) => {
+    const code = char.charCodeAt(0);
+    return NAMED[char] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
+  });
+}
+
+function hex(code: number, digits: number): string {
+  return code.toString(16).padStart(digits, "0");
 }

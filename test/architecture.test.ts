@@ -10,12 +10,12 @@ const MAX_LINES = 250;
 
 /**
  * The layers, lowest first; a file may import from its own layer or any
- * lower one. src/types.ts (types only) may be imported from anywhere.
+ * lower one. src/types.ts (types only) and src/escape.ts (how text is made safe to print) may be imported from anywhere.
  * tokens/count.ts (estimateTokens and the Counter type) sits beside the
  * agent, so the models and the step log can count without reaching up.
  */
 const LAYERS: [name: string, owns: (file: string) => boolean][] = [
-  ["types", (file) => file === "types.ts"],
+  ["shared", (file) => file === "types.ts" || file === "escape.ts"],
   ["workspace", (file) => file.startsWith("workspace/")],
   ["tools", (file) => file.startsWith("tools/")],
   ["agent", (file) => ["agent.ts", "prompt.ts", "tokens/count.ts"].includes(file)],

@@ -233,7 +233,7 @@ describe("scout tokens --trace", { timeout: 60_000 }, () => {
     const hostile = RECORDS.map((r) => (r.type === "model" ? { ...r, model: "evil\u001b[2Jmodel" } : r));
     const run = await runCli(["tokens", "--trace", writeTrace("hostile.jsonl", hostile)], { env: offline });
     expect(run.stdout).not.toContain("\u001b");
-    expect(run.stdout).toContain("evil\\u001b[2Jmodel");
+    expect(run.stdout).toContain("evil\\x1b[2Jmodel");
   });
 
   describe("with a key", () => {

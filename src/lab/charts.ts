@@ -5,7 +5,7 @@
 // a curious reader with the browser's inspector) can check what is drawn
 // against the --json report.
 import { formatCount } from "../tokens/count.js";
-import { printable } from "./table.js";
+import { escapePath } from "../escape.js";
 
 /** One colour per variant, in order (the baseline is the first); enough for MAX_VARIANTS. */
 export const VARIANT_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f", "#edc948"];
@@ -137,7 +137,7 @@ export function stepChart(title: string, series: Series[], data: Record<string, 
 
 /** Text made safe for HTML and SVG, in content and in quoted attributes, control characters escaped. */
 export function escapeXml(text: string): string {
-  return printable(text).replace(
+  return escapePath(text).replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );

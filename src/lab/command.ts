@@ -15,7 +15,8 @@ import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
 import { buildReport, countSchemaTokens } from "./report.js";
 import { type Progress, runExperiment } from "./runner.js";
-import { formatReport, printable } from "./table.js";
+import { escapePath } from "../escape.js";
+import { formatReport } from "./table.js";
 import { KNOWN_KNOBS, parseVariants } from "./variants.js";
 
 /** Most runs of each question per variant (--runs). */
@@ -37,7 +38,7 @@ baseline) and then with each variant, and reports right answers and tokens side 
 
 export async function labCommand(argv: string[]): Promise<number> {
   const usageError = (message: string) => {
-    console.error(`scout lab: ${printable(message)}\nTry: scout lab --help`);
+    console.error(`scout lab: ${escapePath(message)}\nTry: scout lab --help`);
     return 2;
   };
   let parsed: ReturnType<typeof parse>;
@@ -123,10 +124,10 @@ export async function labCommand(argv: string[]): Promise<number> {
     try {
       fs.writeFileSync(values.html, renderHtml(report));
     } catch (error) {
-      console.error(`scout lab: cannot write ${printable(`${values.html}: ${(error as Error).message}`)}`);
+      console.error(`scout lab: cannot write ${escapePath(`${values.html}: ${(error as Error).message}`)}`);
       return 1;
     }
-    console.error(`lab: wrote ${printable(values.html)}`);
+    console.error(`lab: wrote ${escapePath(values.html)}`);
   }
   return report.errors ? 1 : 0;
 }

@@ -2,7 +2,7 @@
 // tool-result tokens by tool, then every question with each variant's verdict, tool path and tokens.
 import { formatCount } from "../tokens/count.js";
 import type { LabReport, VariantReport } from "./report.js";
-import { escapeControl } from "../escape.js";
+import { escapePath } from "../escape.js";
 
 /** The tools in the order the tables show them. */
 const TOOL_ORDER = ["read_file", "list_files", "glob", "grep"];
@@ -15,8 +15,8 @@ export function formatReport(report: LabReport): string {
     (label.padEnd(nameWidth) + cells.map((cell, i) => cell.padStart(widths[i])).join("")).trimEnd();
 
   const lines = [
-    `scout lab: ${printable(set.title || set.file)}`,
-    `${set.questions} questions · workspace ${printable(set.workspace)} · model ${printable(report.model)}` +
+    `scout lab: ${escapePath(set.title || set.file)}`,
+    `${set.questions} questions · workspace ${escapePath(set.workspace)} · model ${escapePath(report.model)}` +
       ` (${report.offline ? "offline: deterministic, tokens estimated" : "Claude: tokens as the API reported them"})` +
       ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (mean, then lowest–highest)" : ""}`,
     "",
@@ -100,7 +100,7 @@ export function formatReport(report: LabReport): string {
 
   lines.push("", "Per question (✓ right, ✗ wrong · tool path · input / output tokens of the first run):");
   for (const [q, question] of variants[0].questions.entries()) {
-    lines.push(`${question.id}: ${printable(question.question)}`);
+    lines.push(`${question.id}: ${escapePath(question.question)}`);
     for (const variant of variants) lines.push(questionLine(variant, q, report.runs, nameWidth));
   }
   return lines.join("\n");
@@ -111,7 +111,7 @@ function questionLine(variant: VariantReport, q: number, runs: number, nameWidth
   const first = records[0];
   const mark = runs === 1 ? (first.right ? "✓" : "✗") : `${rightRuns}/${runs}`;
   const tokens = `${formatCount(first.inputTokens)} / ${formatCount(first.outputTokens)}`;
-  const why = first.right ? "" : `  (${printable(first.why)})`;
+  const why = first.right ? "" : `  (${escapePath(first.why)})`;
   return `  ${variant.name.padEnd(nameWidth - 3)} ${mark.padEnd(5)}${first.path.join(" → ").padEnd(44)}${tokens.padStart(14)}${why}`.trimEnd();
 }
 
@@ -119,9 +119,4 @@ function questionLine(variant: VariantReport, q: number, runs: number, nameWidth
 function signed(value: number, digits = 0): string {
   const text = digits ? value.toFixed(digits) : formatCount(value);
   return value < 0 || text.startsWith("-") ? text : `+${text}`;
-}
-
-/** A text from a question set, on one line, with control characters shown as escapes (escapeControl keeps newline and tab). */
-export function printable(text: string): string {
-  return escapeControl(text.replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }

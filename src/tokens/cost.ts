@@ -3,8 +3,9 @@
 // With the offline model every figure is an estimate priced as the Claude
 // model Scout would use (--model), and says so with "~".
 import type { Usage } from "../agent.js";
-import { formatCount, printable } from "./count.js";
+import { formatCount } from "./count.js";
 import { dollars, formatDollars, priceOf, totalInput, uncached } from "./prices.js";
+import { escapePath } from "../escape.js";
 
 /** Which model's prices to use, and whether the token counts are estimates (offline). */
 export interface Pricing {
@@ -15,7 +16,7 @@ export interface Pricing {
 /** "$0.0052", "~$0.0052 (estimate, claude-haiku-4-5 prices)", or "price unknown for NAME". */
 export function describeCost(usage: Usage, pricing: Pricing): string {
   const price = priceOf(pricing.model);
-  if (!price) return `price unknown for ${printable(pricing.model)}`;
+  if (!price) return `price unknown for ${escapePath(pricing.model)}`;
   const cost = formatDollars(dollars(usage, price));
   return pricing.estimate ? `~${cost} (estimate, ${pricing.model} prices)` : cost;
 }

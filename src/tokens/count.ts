@@ -56,12 +56,6 @@ export function blockText(block: Exclude<MessageParam["content"], string>[number
   return JSON.stringify(block);
 }
 
-/** A name from outside (a model name, from --model or a trace file) with control characters escaped, fit to print. */
-export function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 /** 4812 → "4,812", the same on every machine whatever its locale. */
 export function formatCount(value: number): string {
   return value.toLocaleString("en-US");

@@ -9,8 +9,9 @@
 // row (src/tokens/model-sizes.ts).
 import type { MessageParam, ModelRequest } from "../agent.js";
 import { countBreakpoints, withCacheBreakpoints } from "../models/cache.js";
-import { blockText, type Counter, estimateTokens, formatCount, printable } from "./count.js";
+import { blockText, type Counter, estimateTokens, formatCount } from "./count.js";
 import { toolPromptTokens } from "./model-sizes.js";
+import { escapePath } from "../escape.js";
 
 /** Texts longer than this (tool results, the system prompt) are shown abbreviated, with their size; tool inputs at twice it. */
 export const MAX_BLOCK_CHARS = 100;
@@ -44,7 +45,7 @@ export async function formatRequest(request: ModelRequest | undefined, options: 
       ? `exact: count_tokens by subtraction, ${exactRequests(request)} requests`
       : "estimate: local tokenizer, per block";
   const lines = [
-    `The last request to ${printable(options.model)} (${how}):`,
+    `The last request to ${escapePath(options.model)} (${how}):`,
     `  system prompt, ${request.tools.length} tools, ${request.messages.length} messages; ${marks ? `${marks} cache breakpoints (◆)` : "no cache breakpoints"}`,
     "",
     `${"tokens".padStart(8)}  block`,
@@ -76,7 +77,7 @@ function estimatedRows(request: ModelRequest, model: string): Row[] {
     {
       tokens: hidden,
       label: "(hidden)",
-      text: `tool-use system prompt the API adds${hidden === undefined ? `: size unknown for ${printable(model)}` : ` (published size for ${model})`}`,
+      text: `tool-use system prompt the API adds${hidden === undefined ? `: size unknown for ${escapePath(model)}` : ` (published size for ${model})`}`,
     },
     ...request.tools.map((tool) => ({
       tokens: estimateTokens(JSON.stringify(tool)),

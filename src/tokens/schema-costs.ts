@@ -2,9 +2,10 @@
 // and /tokens measure it with whichever Counter they are given.
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
-import { type Counter, type CountRequest, estimateTokens, formatCount, printable } from "./count.js";
+import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
 import { MODEL_SIZES_DATE, TOOL_PROMPT_SOURCE, toolPromptTokens } from "./model-sizes.js";
 import { formatDollars, PRICES_DATE, priceOf } from "./prices.js";
+import { escapePath } from "../escape.js";
 
 /** The one user message every row of the table is counted with. */
 export const FIXED_QUESTION = "Where is main defined?";
@@ -114,7 +115,7 @@ export function formatSchemaCosts(costs: SchemaCosts): string {
   const row = (label: string, cumulative: string, marginal: string) =>
     `${label.padEnd(26)}${cumulative.padStart(12)}${marginal.padStart(12)}`.trimEnd();
   const hidden = costs.hiddenPrompt;
-  const model = printable(costs.model);
+  const model = escapePath(costs.model);
   const lines = [
     `Tool schema token costs (${costs.mode}) · model ${model}`,
     `  ${costs.note}`,

@@ -9,7 +9,7 @@
 // usage only, and cannot be recounted on another model.
 import fs from "node:fs";
 import type { ContentBlock, MessageParam, Usage } from "../agent.js";
-import { printable } from "./count.js";
+import { escapePath } from "../escape.js";
 
 /** Largest trace read (a trace of a long session is a few MB). */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
@@ -74,7 +74,7 @@ export function parseTrace(text: string): Trace {
       const messages = Number(record.request?.messages ?? 0);
       const usable = complete && trace.questions > 0 && messages <= conversation.length;
       trace.calls.push({
-        model: printable(String(record.model ?? "unknown")),
+        model: escapePath(String(record.model ?? "unknown")),
         usage: record.usage,
         messages,
         ...(usable ? { sent: conversation.slice(conversation.length - messages) } : {}),

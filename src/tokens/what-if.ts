@@ -12,10 +12,11 @@ import type { Usage } from "../agent.js";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
 import { addUsage, describeCaching, type Pricing } from "./cost.js";
-import { type Counter, formatCount, printable } from "./count.js";
+import { type Counter, formatCount } from "./count.js";
 import { cacheMinimum, toolPromptTokens } from "./model-sizes.js";
 import { dollars, formatDollars, modelKey, priceOf, totalInput, uncached } from "./prices.js";
 import type { Trace, TracedCall } from "./trace-read.js";
+import { escapePath } from "../escape.js";
 
 /** How long a cache entry lives after its last use (the API's default, the only one Scout asks for). */
 export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
@@ -110,14 +111,14 @@ async function recount(
     inputs = trace.calls.map((call) => totalInput(call.usage) + swap);
     how =
       target === undefined
-        ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${printable(model)})`
+        ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${escapePath(model)})`
         : `estimate: the recorded input, ${swap >= 0 ? "+" : ""}${formatCount(swap)} per call for the hidden tool-use prompt`;
     if (options.exact) how += " (this trace lacks the questions or model content a recount needs)";
   }
   const calls = shape(trace.calls, inputs);
   const minimum = cacheMinimum(model);
   return {
-    model: printable(modelKey(model)),
+    model: escapePath(modelKey(model)),
     how,
     without: calls.map((c) => ({ input_tokens: c.input, output_tokens: c.output })),
     with: minimum === undefined ? [] : simulateCaching(calls, await stablePrefix(model, options), minimum),

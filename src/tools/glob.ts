@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";

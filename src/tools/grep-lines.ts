@@ -1,7 +1,7 @@
 // What grep shows of the files rg found: only files it may show and that exist, paths escaped, lines clipped.
 import fs from "node:fs";
 import path from "node:path";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import type { FileLines, Line } from "./newest-first.js";
 import type { RgFile, RgOutcome } from "./ripgrep.js";
 import { clipLine } from "./tool.js";

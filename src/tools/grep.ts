@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { NOISE_DIRS } from "../workspace/ignore-rules.js";
 import { DENIED_GLOBS } from "../workspace/protected.js";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern } from "./patterns.js";

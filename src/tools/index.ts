@@ -2,7 +2,7 @@
 // counter read.
 //
 // Add a tool here and the model can use it.
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import { makeGrep } from "./grep.js";
 import { makeGlob } from "./glob.js";
 import { makeListFiles } from "./list_files.js";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openCheckedFolder } from "../workspace/opened.js";
 import { UNNAMABLE } from "../workspace/workspace.js";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import { newestFirst } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";

@@ -2,7 +2,7 @@
 // memory stays small whatever the file's size.
 import fs from "node:fs";
 import { openChecked } from "../workspace/opened.js";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 import { suggestSimilarPaths } from "./similar-paths.js";
 import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
 import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 
 /**
  * Checks a path that list_files, glob or grep will walk: it must exist, and a

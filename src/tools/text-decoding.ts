@@ -2,7 +2,7 @@
 // little- and big-endian), binary detection, and control characters made visible.
 import { createRequire } from "node:module";
 import type { isBinaryFileSync } from "isbinaryfile";
-import { escapePath } from "./escape-path.js";
+import { escapePath } from "../escape.js";
 
 // CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
 const require = createRequire(import.meta.url);
