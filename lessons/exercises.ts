@@ -68,7 +68,7 @@ async function load<T>(file: string, exportName: string): Promise<T> {
 export const exercises: Exercise[] = [
   {
     name: "loop",
-    lesson: 9,
+    lesson: 10,
     task: "the agent loop: runTurn, as in src/agent.ts",
     file: "lessons/build/loop.ts",
     solution: "lessons/solutions/loop.ts",
@@ -76,7 +76,7 @@ export const exercises: Exercise[] = [
   },
   {
     name: "list_files",
-    lesson: 10,
+    lesson: 11,
     task: "a tool: list_files, as in src/tools/list_files.ts",
     file: "lessons/build/list_files.ts",
     solution: "lessons/solutions/list_files.ts",

@@ -42,7 +42,7 @@ describe("Scout's own code passes the exercises' cases", () => {
   });
 });
 
-describe("npm run check", () => {
+describe("npm run check", { timeout: 60_000 }, () => {
   const check = (...args: string[]) =>
     spawnSync(path.join(REPO_ROOT, "node_modules/.bin/tsx"), ["lessons/check.ts", ...args], {
       cwd: REPO_ROOT,
@@ -53,7 +53,7 @@ describe("npm run check", () => {
   it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", () => {
     const run = check("loop");
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^loop \(lesson 9\): .*; checking lessons\/build\/loop\.ts\n/);
+    expect(run.stdout).toMatch(/^loop \(lesson 10\): .*; checking lessons\/build\/loop\.ts\n/);
     expect(run.stdout).toContain("PASS  answers a question that needs no tool");
     expect(run.stdout).toMatch(
       /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
@@ -68,7 +68,10 @@ describe("npm run check", () => {
   });
 
   it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
-    expect(check("10", "lessons/solutions/list_files.ts").stdout).toContain("10 of 10 pass: done.");
+    const lesson = check("11");
+    expect(lesson.stdout).toMatch(/^list_files \(lesson 11\)[\s\S]*\nmodel \(lesson 11\)/);
+    expect(lesson.status).toBe(1);
+    expect(check("11", "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^check: no exercise called "nope"\nUsage: npm run check -- NAME\|LESSON \[FILE\]/);
