@@ -4,8 +4,11 @@
 // (all of its exercises). FILE (optional) is checked instead of the
 // exercise's usual file, e.g. its solution. Exit status 0 when every case
 // passes, 1 when one fails, 2 for a usage error. No key, no network.
+// npm runs tsc first (lessons/tsconfig.json) and then this file, compiled.
+import fs from "node:fs";
 import path from "node:path";
-import { type CaseResult, type Exercise, exercises, REPO_ROOT } from "./exercises.js";
+import { fileURLToPath } from "node:url";
+import { type CaseResult, COMPILED_ROOT, type Exercise, exercises, REPO_ROOT } from "./exercises.js";
 
 /** At most this many lines of a failure are shown: enough for an assertion's diff, not a flood. */
 const MAX_FAILURE_LINES = 8;
@@ -37,12 +40,21 @@ function shown(line: string): string {
   );
 }
 
+/** The file node runs for a .ts file: its compiled twin when this check runs compiled (as npm run check does). */
+function runnable(file: string): string {
+  if (!fileURLToPath(import.meta.url).startsWith(COMPILED_ROOT)) return file;
+  return path.join(COMPILED_ROOT, path.relative(REPO_ROOT, file)).replace(/\.ts$/, ".js");
+}
+
 async function run(exercise: Exercise, file: string): Promise<boolean> {
   const where = path.relative(REPO_ROOT, file) || file;
   console.log(`${exercise.name} (lesson ${exercise.lesson}): ${exercise.task}; checking ${where}`);
   let results: CaseResult[];
   try {
-    results = await exercise.check(file, print);
+    const compiled = runnable(file);
+    if (!fs.existsSync(compiled))
+      throw new Error(`${where} was not compiled: put it in lessons/build/ or lessons/solutions/, as a .ts file`);
+    results = await exercise.check(compiled, print);
   } catch (error) {
     console.log(`FAIL  ${where} could not be loaded: ${shown((error as Error).message.split("\n")[0])}`);
     return false;

@@ -3,6 +3,7 @@
 //
 // An exercise's cases are the very ones Scout's own code passes in npm test
 // (test/cases/), so "PASS" means "as good as Scout's own, by Scout's tests".
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Case } from "../test/cases/case.js";
@@ -11,7 +12,14 @@ import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
 import { startApiServer } from "../test/api-server.js";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
+export const REPO_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+/** Where `npm run check` has tsc put the compiled lessons (see lessons/tsconfig.json). */
+export const COMPILED_ROOT = path.join(REPO_ROOT, "node_modules", ".cache", "scout-lessons");
 /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
 
@@ -61,7 +69,7 @@ async function runCases<S>(cases: Case<S>[], subject: S, report: (r: CaseResult)
 /** Imports a learner's module and takes the named export, or says plainly what is missing. */
 async function load<T>(file: string, exportName: string): Promise<T> {
   const module = await import(pathToFileURL(file).href);
-  if (!(exportName in module)) throw new Error(`${path.relative(REPO_ROOT, file)} does not export ${exportName}`);
+  if (!(exportName in module)) throw new Error(`it does not export ${exportName}`);
   return module[exportName] as T;
 }
 

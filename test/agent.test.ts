@@ -51,9 +51,10 @@ describe("runTurn in step-through mode", () => {
   });
 
   it("pause: quit ends the turn as a cancel does, leaving the history as it was", async () => {
-    const { run, history } = setup([{ content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" }], (
-      decision,
-    ) => (decision.type === "tool" ? "quit" : "run"));
+    const { run, history } = setup(
+      [{ content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" }],
+      (decision) => (decision.type === "tool" ? "quit" : "run"),
+    );
     await expect(run("q")).rejects.toBeInstanceOf(TurnQuit);
     expect(history).toEqual([]);
   });

@@ -401,7 +401,10 @@ describe("the index and the changelog", () => {
   // (lesson 10, "Build the loop yourself", is taken right after lesson 1).
   it("lessons/README.md links every lesson, each once in its path", () => {
     const index = fs.readFileSync(path.join(LESSONS_DIR, "README.md"), "utf8");
-    const pathSection = index.slice(index.indexOf("## The path"), index.indexOf("\n## ", index.indexOf("## The path") + 1));
+    const pathSection = index.slice(
+      index.indexOf("## The path"),
+      index.indexOf("\n## ", index.indexOf("## The path") + 1),
+    );
     const linked = [...pathSection.matchAll(/\]\((?:\.\/)?(\d\d-[\w-]+\.md)\)/g)].map((m) => m[1]);
     expect([...linked].sort(), 'the "## The path" section links every lesson exactly once').toEqual(lessonFiles);
   });
