@@ -4,10 +4,9 @@
 // (all of its exercises). FILE (optional) is checked instead of the
 // exercise's usual file, e.g. its solution. Exit status 0 when every case
 // passes, 1 when one fails, 2 for a usage error. No key, no network.
-// npm runs tsc first (lessons/tsconfig.json) and then this file, compiled.
+// npm runs lessons/run.mjs, which compiles the lessons with tsc and runs this file, compiled.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type CaseResult, COMPILED_ROOT, type Exercise, exercises, REPO_ROOT } from "./exercises.js";
 
 /** At most this many lines of a failure are shown: enough for an assertion's diff, not a flood. */
@@ -42,7 +41,7 @@ function shown(line: string): string {
 
 /** The file node runs for a .ts file: its compiled twin when this check runs compiled (as npm run check does). */
 function runnable(file: string): string {
-  if (!fileURLToPath(import.meta.url).startsWith(COMPILED_ROOT)) return file;
+  if (COMPILED_ROOT === null) return file;
   return path.join(COMPILED_ROOT, path.relative(REPO_ROOT, file)).replace(/\.ts$/, ".js");
 }
 

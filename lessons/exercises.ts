@@ -18,9 +18,11 @@ export const REPO_ROOT = (() => {
   while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
 })();
-/** Where `npm run check` has tsc put the compiled lessons (see lessons/tsconfig.json). */
-export const COMPILED_ROOT = path.join(REPO_ROOT, "node_modules", ".cache", "scout-lessons");
-/** A case that takes longer than this fails: a loop that never ends must not hang the check. */
+/** Where tsc put this file's compiled twin when it runs compiled (lessons/run.mjs), or null when it runs as .ts. */
+export const COMPILED_ROOT = (() => {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith(".js") ? path.dirname(path.dirname(here)) : null;
+})(); /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
 
 export interface Exercise {

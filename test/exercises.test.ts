@@ -1,9 +1,10 @@
 // Every self-graded exercise is solvable and can fail: its solution passes every case, the file
 // a learner starts from does not, and Scout's own code passes the same cases.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { COMPILED_ROOT, exercises } from "../lessons/exercises.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exercises } from "../lessons/exercises.js";
 import { claudeModel } from "../src/models/claude.js";
 import { listFiles } from "../src/tools/list_files.js";
 import { startApiServer } from "./api-server.js";
@@ -43,14 +44,23 @@ describe("Scout's own code passes the exercises' cases", () => {
 });
 
 describe("npm run check", { timeout: 60_000 }, () => {
-  // What `npm run check` does, once: compile with tsc, then run the compiled check with node.
+  // What `npm run check` does (lessons/run.mjs), compiled once into a folder of this test's own.
+  let compiled = "";
   beforeAll(() => {
-    spawnSync(process.execPath, [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "lessons"], {
-      cwd: REPO_ROOT,
-    });
+    // Inside the repository, as run.mjs does: the compiled check finds the repository by walking up.
+    fs.mkdirSync(path.join(REPO_ROOT, "node_modules/.cache"), { recursive: true });
+    compiled = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules/.cache/scout-check-test-"));
+    spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "lessons", "--outDir", compiled],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
   }, 120_000);
+  afterAll(() => fs.rmSync(compiled, { recursive: true, force: true }));
   const check = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(COMPILED_ROOT, "lessons/check.js"), ...args], {
+    spawnSync(process.execPath, [path.join(compiled, "lessons/check.js"), ...args], {
       cwd: REPO_ROOT,
       encoding: "utf8",
       timeout: 60_000,
