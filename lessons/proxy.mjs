@@ -14,8 +14,15 @@ const preview = (text) => {
   return flat.length > PREVIEW_CHARS + 2 ? `${flat.slice(0, PREVIEW_CHARS)}…" (${text.length} chars)` : flat;
 };
 
+/** " [cache]" when the block carries a cache_control mark: the API caches the request up to there. */
+const cacheMark = (block) => (block?.cache_control ? " [cache]" : "");
+
 /** One block of a message, in a few words. */
 function describeBlock(block) {
+  return describeBlockOnly(block) + cacheMark(block);
+}
+
+function describeBlockOnly(block) {
   if (block.type === "text") return `text ${preview(block.text)}`;
   if (block.type === "tool_use") return `tool_use ${block.id} ${block.name} ${JSON.stringify(block.input)}`;
   if (block.type === "tool_result") {
@@ -32,8 +39,10 @@ export function describeRequest(method, path, headers, body) {
   lines.push(`  headers: anthropic-version ${headers["anthropic-version"] ?? "(none)"}; key in ${key} (not shown)`);
   if (!body) return lines;
   lines.push(`  model ${body.model}, max_tokens ${body.max_tokens}${body.stream ? ", stream" : ""}`);
-  if (body.system !== undefined) lines.push(`  system: ${preview(String(body.system))}`);
-  if (body.tools) lines.push(`  tools (${body.tools.length}): ${body.tools.map((tool) => tool.name).join(", ")}`);
+  if (typeof body.system === "string") lines.push(`  system: ${preview(body.system)}`);
+  else if (Array.isArray(body.system)) lines.push(`  system: ${body.system.map(describeBlock).join(" + ")}`);
+  if (body.tools)
+    lines.push(`  tools (${body.tools.length}): ${body.tools.map((tool) => tool.name + cacheMark(tool)).join(", ")}`);
   lines.push(`  messages (${body.messages?.length ?? 0}):`);
   (body.messages ?? []).forEach((message, i) => {
     const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;

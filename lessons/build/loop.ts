@@ -5,7 +5,7 @@
 // answer, which passes the first case and fails the rest. Each TODO below is
 // one or two cases. Stuck? `npm run check -- loop` prints a hint under each
 // FAIL, and lessons/solutions/loop.ts is one answer.
-import type { MessageParam, TurnOptions, TurnResult } from "../../src/agent.js";
+import type { MessageParam, TurnOptions, TurnResult, Usage } from "../../src/agent.js";
 import { DEFAULT_MAX_STEPS } from "../../src/agent.js";
 import { SYSTEM_PROMPT } from "../../src/prompt.js";
 import { toolSchemas, tools as scoutTools } from "../../src/tools/index.js";
@@ -17,7 +17,7 @@ export async function runTurn(question: string, history: MessageParam[], options
     stopReason: "",
     modelCalls: 0,
     toolCalls: [],
-    usage: { input_tokens: 0, output_tokens: 0 },
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
   };
   history.push({ role: "user", content: question });
 
@@ -30,8 +30,7 @@ export async function runTurn(question: string, history: MessageParam[], options
   turn.modelCalls++;
   const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
   const response = await model.createMessage(request, { signal, onText });
-  turn.usage.input_tokens += response.usage.input_tokens;
-  turn.usage.output_tokens += response.usage.output_tokens;
+  for (const key of Object.keys(turn.usage) as (keyof Usage)[]) turn.usage[key] += response.usage[key] ?? 0;
 
   // 2. Append its message to the history.
   history.push({ role: "assistant", content: response.content });

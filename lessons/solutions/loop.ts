@@ -3,7 +3,7 @@
 // Compare it with runTurn in src/agent.ts: the same steps, without the comments
 // that explain Scout's choices. npm test checks that it passes every case.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlock, MessageParam, TurnOptions, TurnResult } from "../../src/agent.js";
+import type { ContentBlock, MessageParam, TurnOptions, TurnResult, Usage } from "../../src/agent.js";
 import { DEFAULT_MAX_STEPS } from "../../src/agent.js";
 import { SYSTEM_PROMPT } from "../../src/prompt.js";
 import { runTool, toolSchemas, tools as scoutTools } from "../../src/tools/index.js";
@@ -17,7 +17,7 @@ export async function runTurn(question: string, history: MessageParam[], options
     stopReason: "",
     modelCalls: 0,
     toolCalls: [],
-    usage: { input_tokens: 0, output_tokens: 0 },
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
   };
   history.push({ role: "user", content: question });
   try {
@@ -29,12 +29,11 @@ export async function runTurn(question: string, history: MessageParam[], options
         break;
       }
       const step = ++turn.modelCalls;
-      onStep({ type: "model_start", step });
       const started = Date.now();
       const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
+      onStep({ type: "model_start", step, request: { ...request, messages: [...history] } });
       const response = await model.createMessage(request, { signal, onText });
-      turn.usage.input_tokens += response.usage.input_tokens;
-      turn.usage.output_tokens += response.usage.output_tokens;
+      for (const key of Object.keys(turn.usage) as (keyof Usage)[]) turn.usage[key] += response.usage[key] ?? 0;
       onStep({
         type: "model",
         step,
