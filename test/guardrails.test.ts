@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runTool, tools } from "../src/tools/index.js";
+import { runTool, toolNames, tools } from "../src/tools/index.js";
 import { BUDGET_NOTE, MAX_ERROR_LINE_CHARS, MAX_RESULT_CHARS, type ToolResult } from "../src/tools/tool.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
@@ -50,7 +50,7 @@ describe("bad arguments through runTool", () => {
     ["grep", null, "grep expects a JSON object of arguments"],
     ["grep", ["a"], "grep expects a JSON object of arguments"],
     ["list_files", "src", "list_files expects a JSON object of arguments"],
-    ["write_file", { path: "a.txt" }, 'unknown tool "write_file"; available tools: read_file, list_files, glob, grep'],
+    ["write_file", { path: "a.txt" }, `unknown tool "write_file"; available tools: ${toolNames()}`],
     // names every object has are no arguments; JSON.parse makes "__proto__" an own key, as the API's JSON does
     ...["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"].map((key) => [
       "read_file",

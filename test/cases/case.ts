@@ -1,0 +1,44 @@
+// What a shared test case is, and real temporary folders for cases that run outside vitest too.
+//
+// The cases under test/cases/ check Scout's own code in `npm test` and a
+// learner's version of the same piece in `npm run check` (lessons/check.ts),
+// so both are held to exactly the same tests. They use node:assert, not
+// vitest, because the check runs them without vitest.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** One test of a piece of the agent (the loop, a tool, a model adapter), given the piece to test. */
+export interface Case<Subject> {
+  name: string;
+  /** What to look at when the case fails: printed by the check, never by npm test. */
+  hint: string;
+  run(subject: Subject): Promise<void>;
+}
+
+/** A file's content, or a file with a modification time (seconds since the epoch). */
+export type TreeFile = string | { content: string; mtime: number };
+
+/**
+ * Runs `fn` in a real temporary folder holding `files` (paths with "/"),
+ * and removes the folder afterwards, whatever happened.
+ */
+export async function withTree<T>(files: Record<string, TreeFile>, fn: (root: string) => Promise<T>): Promise<T> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "scout-case-"));
+  try {
+    for (const [rel, spec] of Object.entries(files)) {
+      const abs = path.join(root, rel);
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      fs.writeFileSync(abs, typeof spec === "string" ? spec : spec.content);
+      if (typeof spec !== "string") fs.utimesSync(abs, spec.mtime, spec.mtime);
+    }
+    return await fn(root);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Sets a file's or folder's modification time (seconds since the epoch). */
+export function setMtime(root: string, rel: string, seconds: number): void {
+  fs.utimesSync(path.join(root, rel), seconds, seconds);
+}
