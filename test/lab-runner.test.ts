@@ -7,6 +7,7 @@ import type { QuestionSet } from "../src/lab/question-set.js";
 import { buildReport } from "../src/lab/report.js";
 import { runExperiment } from "../src/lab/runner.js";
 import { BASELINE, parseVariants } from "../src/lab/variants.js";
+import { retryAfterSeconds } from "../src/models/claude.js";
 import { scriptedModel, text, toolUse } from "../src/models/scripted.js";
 import { makeTree } from "./helpers.js";
 
@@ -130,6 +131,16 @@ describe("withBackoff", () => {
     const response = await model.createMessage(request, {});
     expect(response.content).toEqual([text("ok")]);
     expect(waits).toEqual([100, 200, 7_000]);
+  });
+
+  it("reads retry-after the one way Scout's own retries do: from SDK Headers or a plain object, seconds >= 0 only", () => {
+    expect(retryAfterSeconds({ headers: new Headers({ "retry-after": "3" }) })).toBe(3);
+    expect(retryAfterSeconds({ headers: { "retry-after": "0.5" } })).toBe(0.5);
+    for (const value of ["", "-1", "soon", "Infinity"])
+      expect(retryAfterSeconds({ headers: new Headers({ "retry-after": value }) }), value).toBeUndefined();
+    expect(retryAfterSeconds({ headers: new Headers() })).toBeUndefined();
+    expect(retryAfterSeconds(new Error("no headers"))).toBeUndefined();
+    expect(retryAfterSeconds(null)).toBeUndefined();
   });
 
   it("gives up after its retries, and never retries another error", async () => {

@@ -1,10 +1,11 @@
 // Backing off on rate limits: a model that, when the API answers 429, waits and asks again, so a lab run
 // with many questions in flight slows down instead of losing answers.
 //
-// The SDK already retries a 429 twice (see models/claude.ts); this is the
-// lab's own, longer patience on top, because a lab run sends hundreds of
+// Scout's own withRetries (models/claude.ts) already retries a 429 twice;
+// this is the lab's longer patience on top, because a lab run sends hundreds of
 // requests in a burst and a rate limit is then expected, not an accident.
 import type { Model } from "../agent.js";
+import { retryAfterSeconds } from "../models/claude.js";
 
 /** Most extra attempts after a rate-limited call, and the waits between them (doubling, capped). */
 export const MAX_RATE_LIMIT_RETRIES = 5;
@@ -38,7 +39,8 @@ export function withBackoff(model: Model, options: BackoffOptions = {}): Model {
           return await model.createMessage(request, callOptions);
         } catch (error) {
           if (!isRateLimit(error) || attempt > retries) throw error;
-          const wait = Math.min(maxMs, retryAfterMs(error) ?? baseMs * 2 ** (attempt - 1));
+          const asked = retryAfterSeconds(error);
+          const wait = Math.min(maxMs, asked === undefined ? baseMs * 2 ** (attempt - 1) : asked * 1000);
           onWait?.(wait, attempt);
           await sleep(wait);
         }
@@ -51,15 +53,4 @@ export function withBackoff(model: Model, options: BackoffOptions = {}): Model {
 export function isRateLimit(error: unknown): boolean {
   const { status, error: body } = (error ?? {}) as { status?: number; error?: { error?: { type?: string } } };
   return status === 429 || body?.error?.type === "rate_limit_error";
-}
-
-/** The server's retry-after header, in milliseconds, when it sent one. */
-function retryAfterMs(error: unknown): number | undefined {
-  const headers = (error as { headers?: unknown }).headers;
-  const value =
-    headers instanceof Headers
-      ? headers.get("retry-after")
-      : (headers as Record<string, string> | undefined)?.["retry-after"];
-  const seconds = Number(value);
-  return value && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }

@@ -50,12 +50,23 @@ export async function withRetries<T>(call: () => Promise<T>, onRetry?: RetryNoti
     } catch (error) {
       const why = retryable(Sdk, error);
       if (!why || attempt > MAX_RETRIES || signal?.aborted) throw error;
-      const header = Number((error as { headers?: Headers }).headers?.get?.("retry-after") ?? Number.NaN);
-      const seconds = Number.isFinite(header) ? Math.min(Math.max(header, 0), MAX_RETRY_WAIT_S) : 2 ** (attempt - 1);
+      const asked = retryAfterSeconds(error);
+      const seconds = asked === undefined ? 2 ** (attempt - 1) : Math.min(asked, MAX_RETRY_WAIT_S);
       onRetry?.(`${why}, retrying in ${seconds} s (${attempt}/${MAX_RETRIES})`);
       await sleep(seconds * 1000, signal);
     }
   }
+}
+
+/** The server's retry-after header in seconds, when the error carries one (the lab's backoff reads it too). */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  const value =
+    headers instanceof Headers
+      ? headers.get("retry-after")
+      : (headers as Record<string, string> | undefined)?.["retry-after"];
+  const seconds = Number(value);
+  return value && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /** Why an error may pass if tried again ("rate limited (429)"), or undefined if it will not. */
