@@ -5,6 +5,7 @@
 // and grep always agree on the set of visible files.
 import fs from "node:fs";
 import path from "node:path";
+import { escapePath } from "../escape.js";
 import { DirectFolders } from "./opened.js";
 import { IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
@@ -93,12 +94,12 @@ export class Workspace {
     if (input.startsWith("~"))
       return {
         ok: false,
-        error: `${argName} "${input}": "~" is not expanded; give a path relative to the workspace root`,
+        error: `${argName} "${escapePath(input)}": "~" is not expanded; give a path relative to the workspace root`,
       };
     if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input))
       return {
         ok: false,
-        error: `${argName} "${input}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
+        error: `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
       };
 
     const backslash = this.backslashHint(input, argName);
@@ -125,7 +126,7 @@ export class Workspace {
     const forward = input.replace(/\\+/g, "/");
     const asForward = this.resolveInWorkspace(forward, argName);
     const exists = asForward.ok && fs.existsSync(asForward.abs);
-    return `${argName} "${input}" uses "\\" as a separator; Scout's separator is "/"${exists ? `: did you mean "${forward}"?` : ""}`;
+    return `${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"${exists ? `: did you mean "${escapePath(forward)}"?` : ""}`;
   }
 
   /**
@@ -225,7 +226,7 @@ function realpathOfDeepestExisting(abs: string): string {
 
 function outside(argName: string, input: string): Resolved {
   // An absolute path is not echoed back: tool output never shows host paths.
-  const shown = path.isAbsolute(input) ? "(an absolute path)" : `"${input}"`;
+  const shown = path.isAbsolute(input) ? "(an absolute path)" : `"${escapePath(input)}"`;
   return {
     ok: false,
     error: `${argName} ${shown} is outside the workspace; paths must stay inside the directory Scout was started in`,
@@ -235,6 +236,6 @@ function outside(argName: string, input: string): Resolved {
 function protectedPath(argName: string, rel: string): Resolved {
   return {
     ok: false,
-    error: `${argName} "${rel}" is protected (secrets, keys and .git internals are never read or listed)`,
+    error: `${argName} "${escapePath(rel)}" is protected (secrets, keys and .git internals are never read or listed)`,
   };
 }
