@@ -142,6 +142,7 @@ export function forEachVisibleFile(
   onFile: (file: { rel: string; abs: string }) => void,
 ): Promise<FoundFiles["stopped"]> {
   const cwd = path.join(workspace.root, baseRel);
+  const root = workspace.root.endsWith("/") ? workspace.root : `${workspace.root}/`; // "/" itself ends in one
   const options = {
     cwd,
     dot: true,
@@ -173,15 +174,17 @@ export function forEachVisibleFile(
     stream.on("data", (entry: string) => {
       if (Date.now() > deadline) stop("deadline");
       if (stopped) return;
-      // fast-glob's path as it is, unless it needs tidying ("./x", "a//b" from the pattern) or a base in front.
-      const rel = baseRel === "." && !UNTIDY.test(entry) ? entry : path.posix.join(baseRel, entry);
+      // fast-glob's path as it is, unless it needs tidying ("./x", "a//b" from the pattern) or a base in front:
+      // path.join scans every character, and this runs for every match.
+      const tidy = baseRel === "." && !UNTIDY.test(entry);
+      const rel = tidy ? entry : path.posix.join(baseRel, entry);
       if (keep && !keep(rel)) return;
       if (!workspace.isVisible(rel)) return; // which also drops anything that left the workspace
       // Whatever the pattern looked like, a match counts only if it is in a folder reached without a
       // symlink: fast-glob stats the fixed parts of a pattern through symlinks ("{{x}}/etc/passwd").
       if (!workspace.isReachedDirectly(rel)) return;
       try {
-        onFile({ rel, abs: path.join(cwd, entry) });
+        onFile({ rel, abs: tidy ? `${root}${entry}` : path.join(cwd, entry) });
       } catch (error) {
         stream.destroy();
         finish(error as Error);
