@@ -65,6 +65,14 @@ describe("glob: matching and order", () => {
     );
   });
 
+  it("lists a file once when braces make walks that overlap", async () => {
+    // Two walks (src and src/tools) both meet src/tools/*.ts: fast-glob must still drop the repeats.
+    expect(await call(root, "glob", { pattern: "{src,src/tools}/**/*.ts" })).toMatchObject({
+      content: "src/main.ts\nsrc/tools/grep.ts\nsrc/tools/test_grep.ts\nsrc/util.ts",
+      summary: "4 files",
+    });
+  });
+
   it("refuses a path that is a file or does not exist", async () => {
     expect((await call(root, "glob", { pattern: "*", path: "README.md" })).content).toBe(
       "Error: README.md is a file, not a directory; use read_file to read it",

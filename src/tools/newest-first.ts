@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Workspace } from "../workspace/workspace.js";
+import type FastGlob from "fast-glob";
 import { fastGlob } from "./patterns.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
 
@@ -107,36 +108,42 @@ export async function findNewestFiles(
   { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
   const found: FoundFiles = { newest: [], total: 0 };
-  for await (const file of visibleFiles(workspace, baseRel, pattern, walk, found)) {
+  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) => {
     let mtimeNs = 0n;
     try {
       // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
       const stat = fs.lstatSync(file.abs, { bigint: true });
-      if (!stat.isFile()) continue; // a regular file, not a link or a FIFO, whatever the pattern named
+      if (!stat.isFile()) return; // a regular file, not a link or a FIFO, whatever the pattern named
       if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
     } catch {
-      continue; // vanished while walking
+      return; // vanished while walking
     }
     found.total++;
     insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
-  }
+  });
   return found;
 }
 
 /**
- * The visible files under baseRel that match pattern, as fast-glob finds
- * them (symlinks not followed, hidden folders never entered). It stops at
- * the deadline or when the signal aborts, and says why in `stopped`.
+ * Calls onFile with each visible file under baseRel that matches pattern, as
+ * fast-glob finds it (symlinks not followed, hidden folders never entered),
+ * and resolves when the walk is over: with why it stopped early (the
+ * deadline, or the signal), if it did.
+ *
+ * Matches arrive as plain "data" events, not through `for await`: an async
+ * iterator costs a round of promises per match, which for 40,000 matches was
+ * a tenth of glob's time.
  */
-export async function* visibleFiles(
+export function forEachVisibleFile(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
   { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY, keep }: WalkOptions,
-  stopped: { stopped?: "deadline" | "cancelled" },
-): AsyncGenerator<{ rel: string; abs: string }> {
+  onFile: (file: { rel: string; abs: string }) => void,
+): Promise<FoundFiles["stopped"]> {
   const cwd = path.join(workspace.root, baseRel);
-  const stream = fastGlob().stream(pattern, {
+  const root = workspace.root.endsWith("/") ? workspace.root : `${workspace.root}/`; // "/" itself ends in one
+  const options = {
     cwd,
     dot: true,
     onlyFiles: true,
@@ -145,34 +152,61 @@ export async function* visibleFiles(
     caseSensitiveMatch: caseSensitive,
     // fast-glob reads folders through this, so it never walks into a hidden one.
     fs: { readdir: withoutHiddenFolders(workspace) },
-  }) as Readable;
-  // A timer and the signal destroy the stream, so a walk that finds nothing for long stops too.
-  const stop = (reason: "deadline" | "cancelled") => {
-    stopped.stopped ??= reason;
-    stream.destroy();
   };
-  const onAbort = () => stop("cancelled");
-  signal?.addEventListener("abort", onAbort, { once: true });
-  if (signal?.aborted) onAbort();
-  const timer = Number.isFinite(deadline) ? setTimeout(() => stop("deadline"), deadline - Date.now()) : undefined;
-  try {
-    for await (const entry of stream as AsyncIterable<string>) {
+  const stream = fastGlob().stream(pattern, { ...options, unique: mayRepeat(pattern, options) }) as Readable;
+  return new Promise((resolve, reject) => {
+    let stopped: FoundFiles["stopped"];
+    // A timer and the signal destroy the stream, so a walk that finds nothing for long stops too.
+    const stop = (reason: "deadline" | "cancelled") => {
+      stopped ??= reason;
+      stream.destroy();
+    };
+    const onAbort = () => stop("cancelled");
+    const timer = Number.isFinite(deadline) ? setTimeout(() => stop("deadline"), deadline - Date.now()) : undefined;
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (error && !stopped) reject(error);
+      else resolve(stopped);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    stream.on("data", (entry: string) => {
       if (Date.now() > deadline) stop("deadline");
-      if (stopped.stopped) break;
-      const rel = path.posix.join(baseRel, entry); // also tidies "./x" and "a//b" from the pattern
-      if (keep && !keep(rel)) continue;
-      if (!workspace.isVisible(rel)) continue; // which also drops anything that left the workspace
+      if (stopped) return;
+      // fast-glob's path as it is, unless it needs tidying ("./x", "a//b" from the pattern) or a base in front:
+      // path.join scans every character, and this runs for every match.
+      const tidy = baseRel === "." && !UNTIDY.test(entry);
+      const rel = tidy ? entry : path.posix.join(baseRel, entry);
+      if (keep && !keep(rel)) return;
+      if (!workspace.isVisible(rel)) return; // which also drops anything that left the workspace
       // Whatever the pattern looked like, a match counts only if it is in a folder reached without a
       // symlink: fast-glob stats the fixed parts of a pattern through symlinks ("{{x}}/etc/passwd").
-      if (!workspace.isReachedDirectly(rel)) continue;
-      yield { rel, abs: path.join(cwd, entry) };
-    }
-  } catch (error) {
-    if (!stopped.stopped) throw error; // a destroyed stream ends with "premature close"
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
-  }
+      if (!workspace.isReachedDirectly(rel)) return;
+      try {
+        onFile({ rel, abs: tidy ? `${root}${entry}` : path.join(cwd, entry) });
+      } catch (error) {
+        stream.destroy();
+        finish(error as Error);
+      }
+    });
+    stream.once("error", finish);
+    stream.once("end", () => finish());
+    stream.once("close", () => finish()); // a destroyed stream ends here, without "end"
+  });
+}
+
+/** A path fast-glob gives that path.posix.join would change: "./" or "/./" in it, "//", or a "/" at the end. */
+const UNTIDY = /(^|\/)\.\/|\/\/|\/$/;
+
+/**
+ * Whether fast-glob could report a file twice, so it must remember every
+ * match to drop repeats (its `unique` option, a set as large as the result).
+ * A pattern that makes one walk (one dynamic task) meets each file once.
+ */
+function mayRepeat(pattern: string, options: FastGlob.Options): boolean {
+  const tasks = fastGlob().generateTasks(pattern, options);
+  return !(tasks.length === 1 && tasks[0].dynamic);
 }
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;

@@ -2,7 +2,7 @@
 // elsewhere, another extension, or a near spelling.
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { insertNewest, visibleFiles } from "./newest-first.js";
+import { forEachVisibleFile, insertNewest } from "./newest-first.js";
 import fs from "node:fs";
 
 /** At most this many similar paths are suggested. */
@@ -42,11 +42,11 @@ export async function suggestSimilarPaths(workspace: Workspace, rel: string, sig
     keep: (other: string) => ++compared <= MAX_FILES_COMPARED && distanceTo(baseName(other)) <= maxDistance + 1,
   };
   try {
-    for await (const file of visibleFiles(workspace, ".", "**/*", walk, {})) {
+    await forEachVisibleFile(workspace, ".", "**/*", walk, (file) => {
       const distance = distanceTo(baseName(file.rel));
       const candidate = { rel: file.rel, mtimeNs: mtimeOf(file.abs) };
       insertNewest(distance === 0 ? sameStem : near[distance - 1], candidate, MAX_SUGGESTIONS);
-    }
+    });
   } catch {
     // a walk that failed suggests what it found so far
   }
