@@ -225,6 +225,15 @@ function readVersion(): string {
   return `scout ${pkg.version}`;
 }
 
+// Node 22.1+ can cache what it compiles of each module on disk (in the OS temp folder;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip most compiling. Node 20 cannot.
+async function useCompileCache(): Promise<void> {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major > 22 || (major === 22 && minor >= 1))
+    ((await import("node:module")) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+}
+
+await useCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

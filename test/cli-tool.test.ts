@@ -1,6 +1,7 @@
 // `scout tool NAME 'JSON'`: the built CLI prints exactly what the model would
 // get, and its exit status says ok (0), tool error (1) or usage error (2).
 import fs from "node:fs";
+import nodeModule from "node:module";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toolNames, tools } from "../src/tools/index.js";
@@ -151,4 +152,16 @@ describe("start-up: a command loads only the packages it uses", () => {
     // The first toLocaleString loads locale data (~20 ms): the tool descriptions' "30,000" is grouped by hand.
     expect(loaded).not.toContain("(toLocaleString)");
   });
+
+  // Node 20 has no compile cache (the test is skipped there); 22.1+ does.
+  const hasCompileCache = "enableCompileCache" in nodeModule;
+  it.skipIf(!hasCompileCache)(
+    "on Node 22.1+, keeps compiled modules in the OS temp folder's compile cache",
+    async () => {
+      const tmp = makeTree({});
+      const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: { TMPDIR: tmp } });
+      expect(run.code).toBe(0);
+      expect(fs.readdirSync(tmp)).toContain("node-compile-cache");
+    },
+  );
 });
