@@ -98,8 +98,6 @@ async function main(argv: string[]): Promise<number> {
   const { Session } = await import("./repl/session.js");
   const { StepLog } = await import("./steplog.js");
   const { estimateCounter } = await import("./tokens/count.js");
-  const { formatRequest } = await import("./tokens/request-view.js");
-  const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
   if (positionals.length)
     throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
   const maxSteps = maxStepsOption(values["max-steps"]);
@@ -144,14 +142,16 @@ async function main(argv: string[]): Promise<number> {
     chooseModel: (name) =>
       offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
     describeError: describeApiError,
+    // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
+      const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
       const counter = choice.estimated ? estimateCounter : exactCounter(retryNotice);
       return formatSchemaCosts(
         await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.pricing.model),
       );
     },
-    describeRequest: (choice, request) =>
-      formatRequest(request, {
+    describeRequest: async (choice, request) =>
+      (await import("./tokens/request-view.js")).formatRequest(request, {
         model: choice.pricing.model,
         mode: choice.estimated ? "estimate" : "exact",
         counter: choice.estimated ? estimateCounter : exactCounter(retryNotice),
@@ -160,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
     workspace,
     maxSteps,
     log,
-    trace: values.trace === undefined ? undefined : openTrace(values.trace),
+    trace: values.trace === undefined ? undefined : await openTrace(values.trace),
   });
   const modelIgnored = offline && values.model !== undefined;
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
@@ -225,6 +225,15 @@ function readVersion(): string {
   return `scout ${pkg.version}`;
 }
 
+// Node 22.1+ can cache what it compiles of each module on disk (in the OS temp folder;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip most compiling. Node 20 cannot.
+async function useCompileCache(): Promise<void> {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major > 22 || (major === 22 && minor >= 1))
+    ((await import("node:module")) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+}
+
+await useCompileCache();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

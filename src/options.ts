@@ -1,9 +1,12 @@
 // The checks behind the command line's options: each error names the option or variable that caused it.
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_MAX_STEPS } from "./agent.js";
-import { Trace } from "./trace.js";
+import type { Trace } from "./trace.js";
 import { Workspace } from "./workspace/workspace.js";
+
+// This file loads with every command, so it imports no more than it checks
+// with: the agent (and with it every tool) loads only when a question is
+// asked, the trace writer only with --trace.
 
 /** A mistake in how Scout was called: exit status 2, and a pointer to --help. */
 export class UsageError extends Error {}
@@ -32,7 +35,8 @@ export function checkBaseUrl(value = process.env.ANTHROPIC_BASE_URL): void {
     throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: "${value}"`);
 }
 
-export function openTrace(file: string): Trace {
+export async function openTrace(file: string): Promise<Trace> {
+  const { Trace } = await import("./trace.js");
   try {
     return new Trace(file);
   } catch (error) {
@@ -41,14 +45,14 @@ export function openTrace(file: string): Trace {
   }
 }
 
-/** --max-steps N: a whole number from 1 to 999999, in decimal digits. */
-export function maxStepsOption(value: string | undefined): number {
+/** --max-steps N: a whole number from 1 to 999999, in decimal digits; undefined (the agent's default) when not given. */
+export function maxStepsOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   // Decimal digits only: Number() would also take "1e3", "0x10" and " 7 ".
-  const text = value ?? String(DEFAULT_MAX_STEPS);
-  const maxSteps = /^[0-9]{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  const maxSteps = /^[0-9]{1,6}$/.test(value) ? Number(value) : Number.NaN;
   if (!(maxSteps >= 1))
     throw new UsageError(
-      `--max-steps must be a whole number from 1 to 999999 in decimal digits (like 20), got ${JSON.stringify(text.slice(0, 40))}`,
+      `--max-steps must be a whole number from 1 to 999999 in decimal digits (like 20), got ${JSON.stringify(value.slice(0, 40))}`,
     );
   return maxSteps;
 }

@@ -1,10 +1,12 @@
 // `scout tool NAME 'JSON'`: the built CLI prints exactly what the model would
 // get, and its exit status says ok (0), tool error (1) or usage error (2).
 import fs from "node:fs";
+import nodeModule from "node:module";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toolNames, tools } from "../src/tools/index.js";
 import { makeTree, runCli } from "./helpers.js";
+import { moduleProbe } from "./module-probe.js";
 
 const root = makeTree({
   "a.txt": { content: "hello\nworld\n", mtime: 2_000 },
@@ -135,4 +137,31 @@ describe("start-up: a command loads only the packages it uses", () => {
   it("glob loads fast-glob, the pattern engine, when it runs", async () => {
     expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
   });
+
+  it("scout --version loads cli.js alone (and escape.js); a read_file call no agent, model, REPL or token code", async () => {
+    const probe = moduleProbe();
+    expect((await runCli(["--version"], { cwd: root, env: probe.env })).code).toBe(0);
+    expect(probe.loaded()).toEqual(["cli.js", "escape.js"]);
+    const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: probe.env });
+    expect(run.stdout).toBe("1\thello\n2\tworld\n(lines 1-2 of 2)\n");
+    const loaded = probe.loaded().slice(2);
+    expect(loaded).toContain("tools/read_file.js");
+    expect(
+      loaded.filter((file) => /^(agent|prompt|trace|steplog)\.js$|^(models|repl|tokens|lab)\//.test(file)),
+    ).toEqual([]);
+    // The first toLocaleString loads locale data (~20 ms): the tool descriptions' "30,000" is grouped by hand.
+    expect(loaded).not.toContain("(toLocaleString)");
+  });
+
+  // Node 20 has no compile cache (the test is skipped there); 22.1+ does.
+  const hasCompileCache = "enableCompileCache" in nodeModule;
+  it.skipIf(!hasCompileCache)(
+    "on Node 22.1+, keeps compiled modules in the OS temp folder's compile cache",
+    async () => {
+      const tmp = makeTree({});
+      const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: { TMPDIR: tmp } });
+      expect(run.code).toBe(0);
+      expect(fs.readdirSync(tmp)).toContain("node-compile-cache");
+    },
+  );
 });

@@ -7,7 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool, toolNames, tools } from "../src/tools/index.js";
-import { BUDGET_NOTE, MAX_ERROR_LINE_CHARS, MAX_RESULT_CHARS, type ToolResult } from "../src/tools/tool.js";
+import {
+  BUDGET_NOTE,
+  groupThousands,
+  MAX_ERROR_LINE_CHARS,
+  MAX_RESULT_CHARS,
+  type ToolResult,
+} from "../src/tools/tool.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, makeTree, runCli } from "./helpers.js";
@@ -830,6 +836,11 @@ describe("the character budget", () => {
   it("is stated in every tool's description", () => {
     for (const tool of tools) expect(tool.description).toContain(BUDGET_NOTE);
     expect(BUDGET_NOTE).toBe("A result is at most 30,000 characters.");
+  });
+
+  it('groups digits as toLocaleString("en-US") does, without loading locale data', () => {
+    for (const whole of [0, 7, 999, 1000, 30_000, 123_456, 1_234_567, -1234, Number.MAX_SAFE_INTEGER])
+      expect(groupThousands(whole)).toBe(whole.toLocaleString("en-US"));
   });
 });
 

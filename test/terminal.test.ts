@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
 import { type Launch, makeTree } from "./helpers.js";
+import { moduleProbe } from "./module-probe.js";
 import { prompts, scoutOnPty } from "./pty.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
@@ -37,6 +38,28 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     for (const name of ["read_file", "list_files", "glob", "grep"])
       expect(screen).toMatch(new RegExp(`^${name} +\\S`, "m"));
     expect(pty.raw()).toContain("\x1b[2m[1] model"); // step lines are dimmed on a terminal
+  });
+
+  it("the prompt comes up before the loop, the tools and /tokens' code load; they load when first needed", async () => {
+    const probe = moduleProbe();
+    const pty = scoutOnPty(makeTree(FILES), probe.env);
+    await pty.waitFor(/you > /);
+    const atPrompt = probe.loaded();
+    expect(atPrompt).toContain("repl/terminal.js");
+    expect(
+      atPrompt.filter((file) => /^(agent|trace)\.js$|^tools\/|^tokens\/(schema-costs|request-view)/.test(file)),
+    ).toEqual([]);
+    expect(atPrompt).not.toContain("(toLocaleString)"); // its first call loads locale data (~20 ms)
+    pty.type("where is safe_path defined?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/tokens\r");
+    await pty.waitFor(prompts(3));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toContain("`safe_path` is defined at app.py:3");
+    expect(pty.screen()).toMatch(/^baseline \(no tools\)/m);
+    for (const file of ["agent.js", "tools/grep.js", "tools/read_file.js", "tokens/schema-costs.js"])
+      expect(probe.loaded()).toContain(file);
   });
 
   it("escape sequences from file names and contents are shown escaped; Scout's own colours stay", async () => {

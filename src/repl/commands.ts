@@ -1,7 +1,6 @@
 // The slash commands: what a person can do at the prompt besides asking.
 import type { ContentBlock } from "../agent.js";
 import { escapeControl } from "../escape.js";
-import { tools } from "../tools/index.js";
 import type { Session } from "./session.js";
 
 export const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
@@ -28,9 +27,10 @@ export async function runCommand(session: Session, line: string, context: Comman
   const print = (text: string) => console.log(escapeControl(text));
   if (name === "/exit" || name === "/quit") return "exit";
   if (name === "/help") print(HELP);
-  else if (name === "/tools")
+  else if (name === "/tools") {
+    const { tools } = await import("../tools/index.js"); // loaded when needed, so the prompt comes up sooner
     for (const tool of tools) print(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
-  else if (name === "/tokens") {
+  } else if (name === "/tokens") {
     try {
       print(await session.options.schemaCosts(session.choice));
     } catch (error) {

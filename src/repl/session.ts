@@ -2,7 +2,7 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import { runTurn, TurnQuit, type Decision, type MessageParam, type StepEvent, type Verdict } from "../agent.js";
+import type { Decision, MessageParam, StepEvent, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import type { StepLog } from "../steplog.js";
 import type { Pricing } from "../tokens/cost.js";
@@ -33,7 +33,8 @@ export interface SessionOptions {
   /** /request: a request as sent, block by block, with its tokens (src/tokens/request-view.ts). */
   describeRequest: (choice: ModelChoice, request: ModelRequest | undefined) => Promise<string>;
   workspace: Workspace;
-  maxSteps: number;
+  /** Most model calls per question; undefined: the agent's DEFAULT_MAX_STEPS. */
+  maxSteps?: number;
   log: StepLog;
   trace?: Trace;
 }
@@ -97,6 +98,8 @@ export class Session {
         });
       }
     };
+    // The loop, and every tool with it, loads with the first question: the prompt does not wait for them.
+    const { runTurn, TurnQuit } = await import("../agent.js");
     try {
       const result = await runTurn(question, this.history, {
         model: this.choice.model,

@@ -1,10 +1,11 @@
 // Runs the rg binary with --json and hands over its messages one at a time, within a deadline and a Ctrl-C.
-import { spawn } from "node:child_process";
+import type { spawn as Spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { jsonMessages, type RgData } from "./rg-json.js";
 
-// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
+// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts); so is
+// node:child_process, which loads net, dgram and more (~4 ms) that a read_file or glob call never uses.
 const require = createRequire(import.meta.url);
 
 /**
@@ -82,6 +83,7 @@ export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): 
   const env = { ...process.env };
   delete env.RIPGREP_CONFIG_PATH; // no user config can add options
   const { rgPath } = require("@vscode/ripgrep") as typeof import("@vscode/ripgrep"); // where the rg binary is
+  const spawn: typeof Spawn = require("node:child_process").spawn;
   const rg = spawn(rgPath, ["--json", ...args], { cwd: run.root, env, stdio: ["ignore", "pipe", "pipe"] });
   let closed = false;
   const exit = new Promise<number | null>((resolve) =>

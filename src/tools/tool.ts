@@ -15,7 +15,16 @@ export const MAX_RESULT_CHARS = 30_000;
 /** Each line of an error is clipped in the middle to this many characters, so an input it quotes stays short. */
 export const MAX_ERROR_LINE_CHARS = 400;
 /** The sentence that states the budget in every tool's description. */
-export const BUDGET_NOTE = `A result is at most ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters.`;
+export const BUDGET_NOTE = `A result is at most ${groupThousands(MAX_RESULT_CHARS)} characters.`;
+
+/**
+ * 30000 → "30,000", as toLocaleString("en-US") writes a whole number, but by
+ * hand: the first toLocaleString in a process loads locale data (~20 ms), and
+ * BUDGET_NOTE is built when the tools load, at every start-up.
+ */
+export function groupThousands(whole: number): string {
+  return String(whole).replace(/\B(?=(\d{3})+$)/g, ",");
+}
 
 /**
  * How a tool set is designed: the knobs `scout lab` turns to measure what a
@@ -103,7 +112,7 @@ export function clipMiddle(text: string, max: number): string {
   let tail = text.length - Math.floor(max / 2);
   if (isHighSurrogate(text.charCodeAt(head - 1))) head--; // never half an emoji
   if (isHighSurrogate(text.charCodeAt(tail - 1))) tail++;
-  return `${text.slice(0, head)} … [${(tail - head).toLocaleString("en-US")} characters cut] … ${text.slice(tail)}`;
+  return `${text.slice(0, head)} … [${groupThousands(tail - head)} characters cut] … ${text.slice(tail)}`;
 }
 
 /**
@@ -125,7 +134,7 @@ export function withinBudget(result: ToolResult): ToolResult {
     const cut = content.lastIndexOf("\n", room);
     const kept = cut > 0 ? content.slice(0, cut) : clipLine(content.slice(0, room + 1), room);
     const shown = kept.split("\n").length;
-    content = `${kept}\n(result cut at the ${MAX_RESULT_CHARS.toLocaleString("en-US")}-character budget after ${shown} of ${total} lines; ask for less: a narrower pattern or path, or a smaller limit)`;
+    content = `${kept}\n(result cut at the ${groupThousands(MAX_RESULT_CHARS)}-character budget after ${shown} of ${total} lines; ask for less: a narrower pattern or path, or a smaller limit)`;
   }
   return content === result.content ? result : { ...result, content };
 }

@@ -1,0 +1,45 @@
+// Which of Scout's own modules a command loads, and whether it formats a number with locale data on the way:
+// a file Node runs first (--import) registers a module hook that logs each dist/ module as it loads.
+import fs from "node:fs";
+import path from "node:path";
+import { makeTree } from "./helpers.js";
+
+/** The hook, run by Node off the main thread: one line per module of dist/, as it loads. */
+const HOOKS = `import fs from "node:fs";
+export async function load(url, context, nextLoad) {
+  const match = /\\/dist\\/(.*)$/.exec(url);
+  if (match) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, match[1] + "\\n");
+  return nextLoad(url, context);
+}
+`;
+
+/**
+ * Run first: registers the hook, and counts toLocaleString calls, whose first
+ * call loads locale data (~20 ms): start-up must not pay for it.
+ */
+const REGISTER = `import fs from "node:fs";
+import { register } from "node:module";
+register(new URL("./hooks.mjs", import.meta.url));
+const toLocaleString = Number.prototype.toLocaleString;
+Number.prototype.toLocaleString = function (...args) {
+  fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "(toLocaleString)\\n");
+  return toLocaleString.apply(this, args);
+};
+`;
+
+export interface ModuleProbe {
+  /** The environment that makes a CLI run log to this probe (NODE_OPTIONS and the log file). */
+  env: Record<string, string>;
+  /** What was logged so far: modules relative to dist/ ("tools/grep.js"), and "(toLocaleString)" per call. */
+  loaded(): string[];
+}
+
+/** A new probe, its files in a temporary folder (removed after the test file, as every makeTree is). */
+export function moduleProbe(): ModuleProbe {
+  const dir = makeTree({ "hooks.mjs": HOOKS, "register.mjs": REGISTER, "loaded.log": "" }, "scout-probe-");
+  const log = path.join(dir, "loaded.log");
+  return {
+    env: { NODE_OPTIONS: `--import ${path.join(dir, "register.mjs")}`, SCOUT_PROBE_LOG: log },
+    loaded: () => fs.readFileSync(log, "utf8").split("\n").filter(Boolean),
+  };
+}
