@@ -72,11 +72,15 @@ async function run(exercise: Exercise, file: string): Promise<boolean> {
 
 const [target, fileArg, ...extra] = process.argv.slice(2);
 if (!target || extra.length > 0) usage(target ? "too many arguments" : "which exercise?");
-const chosen = /^\d+$/.test(target)
+let chosen = /^\d+$/.test(target)
   ? exercises.filter((e) => e.lesson === Number(target))
   : exercises.filter((e) => e.name === target);
 if (chosen.length === 0) usage(`no exercise called "${target}"`);
-if (fileArg && chosen.length > 1) usage("a FILE can only be checked against one exercise");
+if (fileArg && chosen.length > 1) {
+  // A lesson with an answers file and a code exercise: a FILE's kind says which one it is for.
+  chosen = chosen.filter((e) => (e.kind === "answers") === fileArg.endsWith(".txt"));
+  if (chosen.length !== 1) usage("a FILE can only be checked against one exercise: name the exercise");
+}
 
 let allPassed = true;
 for (const exercise of chosen) {

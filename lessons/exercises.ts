@@ -12,6 +12,7 @@ import type { Case } from "../test/cases/case.js";
 import { listFilesCases } from "../test/cases/list_files.js";
 import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
+import { type MakeOutline, outlineCases } from "../test/cases/outline.js";
 import { startApiServer } from "../test/api-server.js";
 import { checkAnswers } from "./graded/answers.js";
 import { lesson00 } from "./graded/lesson-00.js";
@@ -87,6 +88,15 @@ async function load<T>(file: string, exportName: string): Promise<T> {
 
 export const exercises: Exercise[] = [
   ...answerExercises(),
+  {
+    name: "outline",
+    kind: "code",
+    lesson: 8,
+    task: "a fifth tool: outline, the definitions in one file, made from a design",
+    file: "lessons/build/outline.ts",
+    solution: "lessons/solutions/outline.ts",
+    check: async (file, report) => runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report),
+  },
   {
     name: "loop",
     kind: "code",
