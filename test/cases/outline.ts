@@ -9,7 +9,7 @@ import { DEFAULT_DESIGN, type Tool, type ToolDesign } from "../../src/tools/tool
 import { Workspace } from "../../src/workspace/workspace.js";
 import { type Case, type TreeFile, withTree } from "./case.js";
 
-/** What a learner's module exports: the tool as a design makes it, as the other tools are made. */
+/** What a learner's module exports, as makeOutline: the tool as a design makes it, as the other tools are made. */
 export type MakeOutline = (design?: ToolDesign) => Tool;
 
 /** Runs outline on `input` in a fresh tree of `files`, made with `design`. */
