@@ -141,6 +141,10 @@ describe("npm run check", { timeout: 60_000 }, () => {
       expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
       expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
       expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
+      fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
+      const big = check("answers-00", file);
+      expect(big.status).toBe(1);
+      expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

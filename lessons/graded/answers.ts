@@ -22,6 +22,8 @@ export interface Question {
 export const JUDGE_TIMEOUT_MS = 20_000;
 /** An answer longer than this is not read: every answer here fits on one line. */
 export const MAX_ANSWER_CHARS = 2_000;
+/** A bigger answers file is refused unread: ten one-line answers and their questions take about 3 KB. */
+export const MAX_ANSWERS_FILE_BYTES = 100_000;
 
 /** The answers in a file, by number: `N: text` or `N. text`; # lines, blank lines and anything else are skipped. */
 export function parseAnswers(text: string): Map<number, string> {
@@ -39,6 +41,9 @@ export async function checkAnswers(
   file: string,
   report: (result: CaseResult) => void,
 ): Promise<CaseResult[]> {
+  const size = fs.statSync(file).size;
+  if (size > MAX_ANSWERS_FILE_BYTES)
+    throw new Error(`it holds ${size.toLocaleString("en-US")} bytes; an answers file is a few lines`);
   const answers = parseAnswers(fs.readFileSync(file, "utf8"));
   const results: CaseResult[] = [];
   for (const question of questions) {
