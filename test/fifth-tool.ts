@@ -38,7 +38,7 @@ export function scoutBuild(): Build {
 }
 
 /**
- * A copy of dist/ whose makeTools adds ECHO after grep, inside the
+ * A copy of dist/ whose makeTools adds ECHO after the last tool, inside the
  * repository (so the copy finds node_modules), removed by `remove`.
  */
 export function fifthToolBuild(): Build {
@@ -49,9 +49,9 @@ export function fifthToolBuild(): Build {
     const registry = path.join(root, "dist", "tools", "index.js");
     const source = fs.readFileSync(registry, "utf8");
     const echo = `{ ...${JSON.stringify(ECHO)}, run: async ({ text }) => ({ content: String(text), isError: false }) }`;
-    const added = source.replace("makeGrep(design)]", `makeGrep(design), ${echo}]`);
-    if (added === source)
-      throw new Error(`fifthToolBuild: makeTools in ${registry} no longer lists makeGrep(design) last`);
+    // makeTools returns [makeReadFile(design), …].map(…): ECHO goes last, after whatever tools are there.
+    const added = source.replace(/(return \[[^\]]*)\]\.map\(/, `$1, ${echo}].map(`);
+    if (added === source) throw new Error(`fifthToolBuild: no "return [ … ].map(" in makeTools, in ${registry}`);
     fs.writeFileSync(registry, added);
   } catch (error) {
     fs.rmSync(root, { recursive: true, force: true });
