@@ -42,7 +42,9 @@ export function scoutBuild(): Build {
  * repository (so the copy finds node_modules), removed by `remove`.
  */
 export function fifthToolBuild(): Build {
-  const root = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules", ".cache", "scout-fifth-tool-"));
+  const cache = path.join(REPO_ROOT, "node_modules", ".cache"); // not there yet after a fresh npm ci
+  fs.mkdirSync(cache, { recursive: true });
+  const root = fs.mkdtempSync(path.join(cache, "scout-fifth-tool-"));
   try {
     fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"), { recursive: true });
     fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(root, "package.json"));
