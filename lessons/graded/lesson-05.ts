@@ -28,7 +28,8 @@ export const lesson05: Question[] = [
             .join("-") ?? "(no window)"
         );
       };
-      return isText(window)(answer.replace(/\s*(-|–|to)\s*/, "-"));
+      const range = /(\d+)\s*(?:-|–|to)\s*(\d+)/.exec(answer); // "8-21", "lines 8 to 21"
+      return range ? isText(window)(`${range[1]}-${range[2]}`) : `"${answer}" is not a range like 3-17`;
     },
   },
   {
