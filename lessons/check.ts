@@ -1,9 +1,10 @@
 // `npm run check -- NAME|LESSON [FILE]`: runs an exercise's cases against your file and prints PASS or FAIL for each.
 //
-// NAME is an exercise (loop, list_files, model) and LESSON a lesson number
-// (all of its exercises). FILE (optional) is checked instead of the
-// exercise's usual file, e.g. its solution. Exit status 0 when every case
-// passes, 1 when one fails, 2 for a usage error. No key, no network.
+// NAME is an exercise (answers-00 … answers-09, outline, loop, list_files,
+// model) and LESSON a lesson number (all of its exercises). FILE (optional)
+// is checked instead of the exercise's usual file, e.g. its solution. Exit
+// status 0 when every case passes, 1 when one fails, 2 for a usage error.
+// No key, no network.
 // npm runs lessons/run.mjs, which compiles the lessons with tsc and runs this file, compiled.
 import fs from "node:fs";
 import path from "node:path";
@@ -39,9 +40,9 @@ function shown(line: string): string {
   );
 }
 
-/** The file node runs for a .ts file: its compiled twin when this check runs compiled (as npm run check does). */
-function runnable(file: string): string {
-  if (COMPILED_ROOT === null) return file;
+/** The file an exercise reads: an answers file as it is; a .ts file's compiled twin when this check runs compiled (as npm run check does). */
+function runnable(exercise: Exercise, file: string): string {
+  if (exercise.kind === "answers" || COMPILED_ROOT === null) return file;
   return path.join(COMPILED_ROOT, path.relative(REPO_ROOT, file)).replace(/\.ts$/, ".js");
 }
 
@@ -50,7 +51,8 @@ async function run(exercise: Exercise, file: string): Promise<boolean> {
   console.log(`${exercise.name} (lesson ${exercise.lesson}): ${exercise.task}; checking ${where}`);
   let results: CaseResult[];
   try {
-    const compiled = runnable(file);
+    const compiled = runnable(exercise, file);
+    if (exercise.kind === "answers" && !fs.existsSync(file)) throw new Error(`${where} does not exist`);
     if (!fs.existsSync(compiled))
       throw new Error(`${where} was not compiled: put it in lessons/build/ or lessons/solutions/, as a .ts file`);
     results = await exercise.check(compiled, print);
@@ -70,11 +72,15 @@ async function run(exercise: Exercise, file: string): Promise<boolean> {
 
 const [target, fileArg, ...extra] = process.argv.slice(2);
 if (!target || extra.length > 0) usage(target ? "too many arguments" : "which exercise?");
-const chosen = /^\d+$/.test(target)
+let chosen = /^\d+$/.test(target)
   ? exercises.filter((e) => e.lesson === Number(target))
   : exercises.filter((e) => e.name === target);
 if (chosen.length === 0) usage(`no exercise called "${target}"`);
-if (fileArg && chosen.length > 1) usage("a FILE can only be checked against one exercise");
+if (fileArg && chosen.length > 1) {
+  // A lesson with an answers file and a code exercise: a FILE's kind says which one it is for.
+  chosen = chosen.filter((e) => (e.kind === "answers") === fileArg.endsWith(".txt"));
+  if (chosen.length !== 1) usage("a FILE can only be checked against one exercise: name the exercise");
+}
 
 let allPassed = true;
 for (const exercise of chosen) {

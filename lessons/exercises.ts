@@ -1,23 +1,32 @@
 // The self-graded exercises: for each, the file a learner edits, its solution, and the shared
 // cases it must pass; lessons/check.ts runs them, test/exercises.test.ts proves each solvable.
 //
-// An exercise's cases are the very ones Scout's own code passes in npm test
-// (test/cases/), so "PASS" means "as good as Scout's own, by Scout's tests".
-import fs from "node:fs";
+// Two kinds. A code exercise's cases are the very ones Scout's own code
+// passes in npm test (test/cases/), so "PASS" means "as good as Scout's own,
+// by Scout's tests". An answers exercise (lessons 0-9) judges a text file of
+// answers against truths computed live from Scout's code (lessons/graded/),
+// so a change that makes a lesson false makes its solution fail in npm test.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Case } from "../test/cases/case.js";
 import { listFilesCases } from "../test/cases/list_files.js";
 import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
+import { type MakeOutline, outlineCases } from "../test/cases/outline.js";
 import { startApiServer } from "../test/api-server.js";
+import { checkAnswers } from "./graded/answers.js";
+import { lesson00 } from "./graded/lesson-00.js";
+import { lesson01 } from "./graded/lesson-01.js";
+import { lesson02 } from "./graded/lesson-02.js";
+import { lesson03 } from "./graded/lesson-03.js";
+import { lesson04 } from "./graded/lesson-04.js";
+import { lesson05 } from "./graded/lesson-05.js";
+import { lesson06 } from "./graded/lesson-06.js";
+import { lesson07 } from "./graded/lesson-07.js";
+import { lesson08 } from "./graded/lesson-08.js";
+import { lesson09 } from "./graded/lesson-09.js";
 
-/** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
-export const REPO_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
+export { REPO_ROOT } from "./graded/live.js";
 /** Where tsc put this file's compiled twin when it runs compiled (lessons/run.mjs), or null when it runs as .ts. */
 export const COMPILED_ROOT = (() => {
   const here = fileURLToPath(import.meta.url);
@@ -27,6 +36,8 @@ export const CASE_TIMEOUT_MS = 10_000;
 
 export interface Exercise {
   name: string;
+  /** "code": a module, compiled and run against cases; "answers": a text file, one answer per question. */
+  kind: "code" | "answers";
   /** The lesson that sets it. */
   lesson: number;
   /** What the learner writes, in one line. */
@@ -76,8 +87,19 @@ async function load<T>(file: string, exportName: string): Promise<T> {
 }
 
 export const exercises: Exercise[] = [
+  ...answerExercises(),
+  {
+    name: "outline",
+    kind: "code",
+    lesson: 8,
+    task: "a fifth tool: outline, the definitions in one file, made from a design",
+    file: "lessons/build/outline.ts",
+    solution: "lessons/solutions/outline.ts",
+    check: async (file, report) => runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report),
+  },
   {
     name: "loop",
+    kind: "code",
     lesson: 10,
     task: "the agent loop: runTurn, as in src/agent.ts",
     file: "lessons/build/loop.ts",
@@ -86,6 +108,7 @@ export const exercises: Exercise[] = [
   },
   {
     name: "list_files",
+    kind: "code",
     lesson: 11,
     task: "a tool: list_files, as in src/tools/list_files.ts",
     file: "lessons/build/list_files.ts",
@@ -94,6 +117,7 @@ export const exercises: Exercise[] = [
   },
   {
     name: "model",
+    kind: "code",
     lesson: 11,
     task: "a model adapter: the Messages API over fetch, as src/models/claude.ts does with the SDK",
     file: "lessons/build/model.ts",
@@ -110,3 +134,20 @@ export const exercises: Exercise[] = [
     },
   },
 ];
+
+/** Lessons 0-9: one answers file each, judged question by question. */
+function answerExercises(): Exercise[] {
+  const lessons = [lesson00, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09];
+  return lessons.map((questions, lesson) => {
+    const nn = String(lesson).padStart(2, "0");
+    return {
+      name: `answers-${nn}`,
+      kind: "answers",
+      lesson,
+      task: `answers to lesson ${lesson}'s questions, one per line`,
+      file: `lessons/build/answers/${nn}.txt`,
+      solution: `lessons/solutions/answers/${nn}.txt`,
+      check: (file, report) => checkAnswers(questions, file, report),
+    };
+  });
+}

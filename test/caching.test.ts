@@ -1,6 +1,7 @@
 // Prompt caching, money and /request, through the real CLI and SDK against our own Messages-API server.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { fifthToolBuild, scoutBuild } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
 
 let api: ApiServer;
@@ -11,9 +12,10 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-const scout = (args: string[], input = "", model = "claude-haiku-4-5") =>
+const scout = (args: string[], input = "", model = "claude-haiku-4-5", cli?: string) =>
   runCli(["--cwd", root, "--model", model, ...args], {
     cwd: root,
+    cli,
     input,
     env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
     timeoutMs: 60_000,
@@ -91,33 +93,52 @@ describe("money", { timeout: 60_000 }, () => {
   });
 });
 
+/** Made-up exact cumulative counts as /request adds each tool's schema, by position. */
+const TOOL_COUNTS = [700, 812, 970, 1239, 1300];
+
 describe("/request", { timeout: 60_000 }, () => {
-  it("shows the blocks really sent, each with its tokens by subtraction", async () => {
-    round();
-    // First message alone, + system, + each of 4 tools, + the tool_use/tool_result pair: 7 counts.
-    api.scriptCount(...[12, 190, 700, 812, 970, 1239, 1600].map(count));
-    const run = await scout([], "where is safe_path?\n/request\n");
-    expect(run.code).toBe(0);
-    const counts = api.requests.filter((r) => r.path === "/v1/messages/count_tokens").map((r) => r.body);
-    expect(counts).toHaveLength(7);
-    const last = messageRequests()[1];
-    // The counted prefixes are the messages that were sent (without the cache markers, which cost nothing).
-    expect(JSON.stringify(counts[6].messages).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")).toBe(
-      JSON.stringify(last.messages).replace(/,"cache_control":\{"type":"ephemeral"\}/g, ""),
-    );
-    expect(counts[0].system).toBeUndefined();
-    expect(counts[1].tools).toBeUndefined();
-    expect(counts[2].tools.map((t: { name: string }) => t.name)).toEqual(["read_file"]);
-    const out = run.stdout;
-    expect(out).toContain("The last request to claude-haiku-4-5 (exact: count_tokens by subtraction, 7 requests):");
-    expect(out).toContain("2 cache breakpoints (◆)");
-    expect(out).toMatch(/ 178 {2}system {6}"You are Scout.*◆/);
-    expect(out).toMatch(/ 510 {2}tool {8}read_file: .* \*/);
-    expect(out).toMatch(/ 12 {2}user {8}"where is safe_path\?"/);
-    expect(out).toMatch(/ 361 {2}assistant {3}tool_use grep \{"pattern":"safe_path"\}/);
-    expect(out).toMatch(/ {10}user {8}tool_result "app\.py:1:def safe_path.*◆/);
-    expect(out).toMatch(/ 1,600 {2}in all/);
-  });
+  // Once with Scout's build, once with a fifth tool in the registry: nothing here assumes four.
+  for (const [label, makeBuild] of [
+    ["Scout's tools", scoutBuild],
+    ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
+  ] as const)
+    it(`shows the blocks really sent, each with its tokens by subtraction: ${label}`, async () => {
+      const build = makeBuild();
+      try {
+        const toolCounts = build.schemas.map((_, i) => TOOL_COUNTS[i] ?? 1300 + i);
+        round();
+        // First message alone, + system, + each tool, + the tool_use/tool_result pair.
+        api.scriptCount(...[12, 190, ...toolCounts, 1600].map(count));
+        const run = await scout([], "where is safe_path?\n/request\n", undefined, build.cli);
+        expect(run.code).toBe(0);
+        const counts = api.requests.filter((r) => r.path === "/v1/messages/count_tokens").map((r) => r.body);
+        const requests = 3 + build.schemas.length;
+        expect(counts).toHaveLength(requests);
+        const last = messageRequests()[1];
+        // The counted prefixes are the messages that were sent (without the cache markers, which cost nothing).
+        expect(JSON.stringify(counts.at(-1).messages).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")).toBe(
+          JSON.stringify(last.messages).replace(/,"cache_control":\{"type":"ephemeral"\}/g, ""),
+        );
+        expect(counts[0].system).toBeUndefined();
+        expect(counts[1].tools).toBeUndefined();
+        expect(counts[2].tools.map((t: { name: string }) => t.name)).toEqual(["read_file"]);
+        expect(counts.at(-2).tools.map((t: { name: string }) => t.name)).toEqual(build.schemas.map((t) => t.name));
+        const out = run.stdout;
+        expect(out).toContain(
+          `The last request to claude-haiku-4-5 (exact: count_tokens by subtraction, ${requests} requests):`,
+        );
+        expect(out).toContain("2 cache breakpoints (◆)");
+        expect(out).toMatch(/ 178 {2}system {6}"You are Scout.*◆/);
+        expect(out).toMatch(/ 510 {2}tool {8}read_file: .* \*/);
+        expect(out).toMatch(/ 12 {2}user {8}"where is safe_path\?"/);
+        const pair = 1600 - toolCounts.at(-1)!;
+        expect(out).toMatch(new RegExp(` ${pair} {2}assistant {3}tool_use grep \\{"pattern":"safe_path"\\}`));
+        expect(out).toMatch(/ {10}user {8}tool_result "app\.py:1:def safe_path.*◆/);
+        expect(out).toMatch(/ 1,600 {2}in all/);
+      } finally {
+        build.remove();
+      }
+    });
 
   it("--show-request needs -p", async () => {
     const run = await scout(["--show-request"]);

@@ -2,6 +2,7 @@
 // a learner starts from does not, and Scout's own code passes the same cases.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
@@ -15,7 +16,7 @@ import { REPO_ROOT } from "./helpers.js";
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
   (await exercise.check(path.join(REPO_ROOT, file), () => {})).filter((r) => r.failure !== null).map((r) => r.name);
 
-describe("each exercise", () => {
+describe("each exercise", { timeout: 60_000 }, () => {
   for (const exercise of exercises) {
     it(`${exercise.name}: the solution passes every case`, async () => {
       expect(await failures(exercise.solution, exercise)).toEqual([]);
@@ -24,6 +25,38 @@ describe("each exercise", () => {
       expect((await failures(exercise.file, exercise)).length).toBeGreaterThan(0);
     });
   }
+});
+
+describe("the answer exercises of lessons 0-9", { timeout: 60_000 }, () => {
+  const answers = exercises.filter((e) => e.kind === "answers");
+  const questionsOf = async (exercise: (typeof exercises)[number]) =>
+    (await exercise.check(path.join(REPO_ROOT, exercise.file), () => {})).map((r) => r.name);
+
+  it("every lesson 0-9 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
+    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const exercise of answers) {
+      const code = exercises.filter((e) => e.kind === "code" && e.lesson === exercise.lesson).length;
+      const graded = (await questionsOf(exercise)).length + code;
+      expect(graded, `lesson ${exercise.lesson}`).toBeGreaterThanOrEqual(2);
+      expect(graded, `lesson ${exercise.lesson}`).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it("the blank file and the solution ask exactly the questions the check judges, in order", async () => {
+    for (const exercise of answers) {
+      const asked = (await questionsOf(exercise)).map((name) =>
+        name.replace(/^(\d+)\. (.)/, (_, n, c) => `${n}. ${c.toUpperCase()}`),
+      );
+      for (const file of [exercise.file, exercise.solution]) {
+        const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+        expect(
+          text.match(/^# \d+\. .*$/gm)?.map((line) => line.slice(2)),
+          file,
+        ).toEqual(asked);
+        expect(text.match(/^\d+:/gm), file).toEqual(asked.map((_, i) => `${i + 1}:`));
+      }
+    }
+  });
 });
 
 // The loop's cases run against src/agent.ts in test/agent.test.ts.
@@ -91,6 +124,39 @@ describe("npm run check", { timeout: 60_000 }, () => {
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^check: no exercise called "nope"\nUsage: npm run check -- NAME\|LESSON \[FILE\]/);
+  });
+
+  it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scout-answers-test-"));
+    try {
+      const file = path.join(dir, "00.txt");
+      fs.writeFileSync(file, "# my answers\n1: grep\n2. `list_files`\n5: three\n");
+      const run = check("0", file);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toMatch(/^answers-00 \(lesson 0\): .*; checking .*00\.txt\n/);
+      expect(run.stdout).toMatch(
+        /\nFAIL {2}1\. ask "which python files are there\?".*\n {8}"grep" is not it\n {8}hint: /,
+      );
+      expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
+      expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
+      expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
+      expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
+      fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
+      const big = check("answers-00", file);
+      expect(big.status).toBe(1);
+      expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
+    const answers = check("08", "lessons/solutions/answers/08.txt");
+    expect(answers.stdout).toMatch(/^answers-08 \(lesson 8\)[\s\S]*\n2 of 2 pass: done\.\n$/);
+    expect(answers.status).toBe(0);
+    const code = check("8", "lessons/solutions/outline.ts");
+    expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n7 of 7 pass: done\.\n$/);
+    expect(code.status).toBe(0);
   });
 
   it("says plainly when the file does not export what the exercise needs", () => {

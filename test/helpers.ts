@@ -73,6 +73,8 @@ export interface CliOptions {
   /** The child is killed after this long: a stuck child fails its test instead of outliving it. */
   timeoutMs?: number;
   launch?: Launch;
+  /** The CLI to start (default dist/cli.js; test/fifth-tool.ts makes another build). */
+  cli?: string;
   /** Called whenever output arrives. */
   onData?: () => void;
 }
@@ -84,18 +86,19 @@ export interface StartedCli {
   exited: Promise<CliRun>;
 }
 
-/** Starts the built CLI (dist/cli.js) as a child process, its stdin left open: the one way tests start it. */
+/** Starts the built CLI (dist/cli.js unless told) as a child process, its stdin left open: the one way tests start it. */
 export function startCli(args: string[], options: CliOptions = {}): StartedCli {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const launch = options.launch ?? "node";
+  const cli = options.cli ?? CLI;
   const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
   const command = {
-    node: [process.execPath, [CLI, ...args]],
-    program: [CLI, args],
+    node: [process.execPath, [cli, ...args]],
+    program: [cli, args],
     // -q quiet, -e exit with the child's status, -f flush at once, -c the command (run by $SHELL,
     // which `exec` takes out of the way); /dev/null: no typescript file.
-    pty: ["script", ["-qefc", `exec ${[process.execPath, CLI, ...args].map(quote).join(" ")}`, "/dev/null"]],
+    pty: ["script", ["-qefc", `exec ${[process.execPath, cli, ...args].map(quote).join(" ")}`, "/dev/null"]],
     "pty-npm-start": [
       "script",
       ["-qefc", `exec npm --prefix ${quote(REPO_ROOT)} start --silent -- ${args.map(quote).join(" ")}`, "/dev/null"],

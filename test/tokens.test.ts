@@ -6,7 +6,14 @@ import { FIXED_QUESTION, measureSchemaCosts } from "../src/tokens/schema-costs.j
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { type Build, fifthToolBuild, scoutBuild } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
+
+/** The CLI builds the count-dependent tests run against: Scout's own, and one with a fifth tool. */
+const BUILDS = [
+  ["Scout's tools", scoutBuild],
+  ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
+] as const;
 
 const offlineEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
 
@@ -20,32 +27,21 @@ describe("measureSchemaCosts", () => {
       return 100 + sent.reduce((sum, tool, i) => sum + 10 * (i + 1) - (tool.description ? 0 : i + 1), 0);
     };
     const costs = await measureSchemaCosts(counter, "exact", "m");
+    // Every expectation comes from the registry: a fifth tool (lesson 8) changes none of this test.
+    const names = tools.map((tool) => tool.name);
     expect(seen).toEqual([
       "",
-      "read_file",
-      "read_file-",
-      "read_file,list_files",
-      "read_file,list_files-",
-      "read_file,list_files,glob",
-      "read_file,list_files,glob-",
-      "read_file,list_files,glob,grep",
-      "read_file,list_files,glob,grep-",
+      ...names.flatMap((_, i) => [names.slice(0, i + 1).join(","), `${names.slice(0, i + 1).join(",")}-`]),
     ]);
-    expect(costs.requests).toBe(9);
+    expect(costs.requests).toBe(1 + 2 * names.length);
     expect(costs.baseline).toBe(100);
-    expect(costs.tools).toEqual([
-      { name: "read_file", cumulative: 110, marginal: 10 },
-      { name: "list_files", cumulative: 130, marginal: 20 },
-      { name: "glob", cumulative: 160, marginal: 30 },
-      { name: "grep", cumulative: 200, marginal: 40 },
-    ]);
-    expect(costs.parts.map((p) => [p.description.tokens, p.input_schema.tokens])).toEqual([
-      [1, 9],
-      [2, 18],
-      [3, 27],
-      [4, 36],
-    ]);
-    expect(costs.total).toBe(100);
+    expect(costs.tools).toEqual(
+      names.map((name, i) => ({ name, cumulative: 100 + 5 * (i + 1) * (i + 2), marginal: 10 * (i + 1) })),
+    );
+    expect(costs.parts.map((p) => [p.description.tokens, p.input_schema.tokens])).toEqual(
+      names.map((_, i) => [i + 1, 9 * (i + 1)]),
+    );
+    expect(costs.total).toBe(5 * names.length * (names.length + 1));
   });
 
   it("offline, adds the hidden tool-use prompt of the chosen model as its own row", async () => {
@@ -130,8 +126,23 @@ describe("SessionUsage", () => {
   });
 });
 
-/** Baseline, then per tool: with it, and with it but without its description (descriptions 70, 60, 80, 110). */
-const COUNTS = [500, 1200, 1130, 1390, 1330, 1600, 1520, 1950, 1840];
+/** Made-up exact costs per tool, by position: its marginal, and the part of it that is its description. */
+const MARGINALS = [700, 190, 210, 350, 150];
+const DESCRIPTION_TOKENS = [70, 60, 80, 110, 40];
+const marginal = (i: number) => MARGINALS[i] ?? 100;
+const descriptionTokens = (i: number) => DESCRIPTION_TOKENS[i] ?? 30;
+const BASELINE = 500;
+
+/** What count_tokens answers for `n` tools: the baseline, then per tool with it, and with it but without its description. */
+function scriptedCounts(n: number): number[] {
+  const counts = [BASELINE];
+  let cumulative = BASELINE;
+  for (let i = 0; i < n; i++) {
+    cumulative += marginal(i);
+    counts.push(cumulative, cumulative - descriptionTokens(i));
+  }
+  return counts;
+}
 
 describe("scout tokens (exact, against the loopback Messages API)", () => {
   let api: ApiServer;
@@ -145,57 +156,91 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     ANTHROPIC_AUTH_TOKEN: undefined,
   });
 
-  it("sends one count_tokens request per row, with the model, system prompt, question and growing tool list", async () => {
-    api.requests.length = 0;
-    api.scriptCount(...COUNTS.map(count));
-    const run = await runCli(["tokens", "--model", "claude-test-1"], { env: exactEnv() });
-    expect(run.code).toBe(0);
-    expect(api.requests.map((r) => r.path)).toEqual(Array(9).fill("/v1/messages/count_tokens"));
-    // Every second request after the baseline is the same tool list without the newest tool's description.
-    const bodies = api.requests.map((r) => r.body).filter((_b, i) => i === 0 || i % 2 === 1);
-    for (const [i, body] of api.requests.map((r) => r.body).entries())
-      if (i > 0 && i % 2 === 0) {
-        expect(body.tools.slice(0, -1)).toEqual(toolSchemas().slice(0, i / 2 - 1));
-        expect(body.tools.at(-1).description).toBeUndefined();
-        expect(body.tools.at(-1).input_schema).toEqual(toolSchemas()[i / 2 - 1].input_schema);
-      }
-    for (const body of bodies) {
-      expect(body.model).toBe("claude-test-1");
-      expect(body.system).toBe(SYSTEM_PROMPT);
-      expect(body.messages).toEqual([{ role: "user", content: FIXED_QUESTION }]);
-    }
-    expect(bodies.map((b) => (b.tools ?? []).map((t: { name: string }) => t.name))).toEqual([
-      [],
-      ["read_file"],
-      ["read_file", "list_files"],
-      ["read_file", "list_files", "glob"],
-      ["read_file", "list_files", "glob", "grep"],
-    ]);
-    expect(bodies[4].tools).toEqual(toolSchemas());
-    // The table: exact, marginals and total from those counts.
-    expect(run.stdout).toContain("Tool schema token costs (exact) · model claude-test-1");
-    expect(run.stdout).toMatch(/baseline \(no tools\)\s+500\n/);
-    expect(run.stdout).toMatch(/\+ read_file\s+1,200\s+\+700 \*\n/);
-    expect(run.stdout).toMatch(/\+ list_files\s+1,390\s+\+190\n/);
-    expect(run.stdout).toMatch(/\+ glob\s+1,600\s+\+210\n/);
-    expect(run.stdout).toMatch(/\+ grep\s+1,950\s+\+350\n/);
-    expect(run.stdout).toMatch(/all tools, per request\s+1,450\n/);
-    expect(run.stdout).toContain("hidden tool-use system prompt");
-    expect(run.stdout).toContain("price unknown for claude-test-1");
-    // description = with it − without it; the rest = the marginal − the description.
-    expect(run.stdout).toMatch(/read_file\s+346 chars 70 tok\s+383 chars 630 tok \*\n/);
-    expect(run.stdout).toMatch(/list_files\s+299 chars 60 tok\s+182 chars 130 tok\n/);
-    expect(run.stdout).toMatch(/grep\s+535 chars 110 tok\s+604 chars 240 tok\n/);
-    expect(run.stdout).not.toContain("~");
-  });
+  // Once with Scout's build, once with a fifth tool in the registry: nothing below assumes four.
+  for (const [label, makeBuild] of BUILDS)
+    describe(label, () => {
+      let build: Build;
+      beforeAll(() => {
+        build = makeBuild();
+      });
+      afterAll(() => build?.remove()); // undefined when making it failed: that failure is the one to see
 
-  it("--json carries the same exact numbers", async () => {
-    api.scriptCount(...COUNTS.map(count));
-    const run = await runCli(["tokens", "--json"], { env: exactEnv() });
-    const json = JSON.parse(run.stdout);
-    expect(json).toMatchObject({ mode: "exact", baseline: 500, total: 1450 });
-    expect(json.tools.map((t: { marginal: number }) => t.marginal)).toEqual([700, 190, 210, 350]);
-  });
+      it("sends one count_tokens request per row, with the model, system prompt, question and growing tool list", async () => {
+        const { schemas } = build;
+        api.requests.length = 0;
+        api.scriptCount(...scriptedCounts(schemas.length).map(count));
+        const run = await runCli(["tokens", "--model", "claude-test-1"], { env: exactEnv(), cli: build.cli });
+        expect(run.code).toBe(0);
+        expect(api.requests.map((r) => r.path)).toEqual(
+          Array(1 + 2 * schemas.length).fill("/v1/messages/count_tokens"),
+        );
+        // Every second request after the baseline is the same tool list without the newest tool's description.
+        const bodies = api.requests.map((r) => r.body).filter((_b, i) => i === 0 || i % 2 === 1);
+        for (const [i, body] of api.requests.map((r) => r.body).entries())
+          if (i > 0 && i % 2 === 0) {
+            expect(body.tools.slice(0, -1)).toEqual(schemas.slice(0, i / 2 - 1));
+            expect(body.tools.at(-1).description).toBeUndefined();
+            expect(body.tools.at(-1).input_schema).toEqual(schemas[i / 2 - 1].input_schema);
+          }
+        for (const body of bodies) {
+          expect(body.model).toBe("claude-test-1");
+          expect(body.system).toBe(SYSTEM_PROMPT);
+          expect(body.messages).toEqual([{ role: "user", content: FIXED_QUESTION }]);
+        }
+        expect(bodies.map((b) => (b.tools ?? []).map((t: { name: string }) => t.name))).toEqual(
+          [0, ...schemas.map((_, i) => i + 1)].map((n) => schemas.slice(0, n).map((tool) => tool.name)),
+        );
+        expect(bodies.at(-1).tools).toEqual(schemas);
+        // The table: exact, marginals and total from those counts.
+        expect(run.stdout).toContain("Tool schema token costs (exact) · model claude-test-1");
+        expect(run.stdout).toMatch(new RegExp(`baseline \\(no tools\\)\\s+${BASELINE}\\n`));
+        let cumulative = BASELINE;
+        for (const [i, tool] of schemas.entries()) {
+          cumulative += marginal(i);
+          const star = i === 0 ? " \\*" : ""; // the first tool's row carries the hidden prompt
+          const [total, rest] = [cumulative.toLocaleString("en-US"), marginal(i) - descriptionTokens(i)];
+          expect(run.stdout).toMatch(new RegExp(`\\+ ${tool.name}\\s+${total}\\s+\\+${marginal(i)}${star}\\n`));
+          // description = with it − without it; the rest = the marginal − the description.
+          const description = `${tool.description.length} chars ${descriptionTokens(i)} tok`;
+          const inputSchema = `${JSON.stringify(tool.input_schema).length} chars ${rest} tok`;
+          expect(run.stdout).toMatch(new RegExp(`\\n${tool.name}\\s+${description}\\s+${inputSchema}${star}\\n`));
+        }
+        const all = (cumulative - BASELINE).toLocaleString("en-US");
+        expect(run.stdout).toMatch(new RegExp(`all tools, per request\\s+${all}\\n`));
+        expect(run.stdout).toContain("hidden tool-use system prompt");
+        expect(run.stdout).toContain("price unknown for claude-test-1");
+        expect(run.stdout).not.toContain("~");
+      });
+
+      it("--json carries the same exact numbers", async () => {
+        const n = build.schemas.length;
+        api.scriptCount(...scriptedCounts(n).map(count));
+        const run = await runCli(["tokens", "--json"], { env: exactEnv(), cli: build.cli });
+        const json = JSON.parse(run.stdout);
+        const marginals = build.schemas.map((_, i) => marginal(i));
+        const total = marginals.reduce((sum, m) => sum + m, 0);
+        expect(json).toMatchObject({ mode: "exact", baseline: BASELINE, total });
+        expect(json.tools.map((t: { marginal: number }) => t.marginal)).toEqual(marginals);
+      });
+
+      it("/tokens in the REPL shows the schema costs and this session's usage per turn and per tool", async () => {
+        api.scriptCount(...scriptedCounts(build.schemas.length).map(count));
+        api.script(reply([toolUse("t1", "list_files", {})], "tool_use"), reply([text("done")], "end_turn"));
+        const root = makeTree({ "a.txt": "hello\n" });
+        const run = await runCli(["--cwd", root], {
+          cwd: root,
+          input: "what is here?\n/tokens\n",
+          env: exactEnv(),
+          cli: build.cli,
+        });
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain("Tool schema token costs (exact)");
+        expect(run.stdout).toMatch(new RegExp(`\\+ ${build.schemas.at(-1)!.name}\\s+[\\d,]+\\s+\\+\\d+\\n`));
+        expect(run.stdout).toMatch(/turn 1: [\d,]+ input tokens · [\d,]+ output tokens · \$[\d.]+/);
+        expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
+        expect(run.stdout).toContain("model usage: as the API reported it");
+      });
+    });
 
   it("says clearly when the API keeps answering 429", async () => {
     api.scriptCount(
@@ -209,17 +254,5 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     expect(run.stderr.trim()).toBe(
       "scout tokens: rate limited, still after retries: Number of request tokens has exceeded your per-minute rate limit",
     );
-  });
-
-  it("/tokens in the REPL shows the schema costs and this session's usage per turn and per tool", async () => {
-    api.scriptCount(...COUNTS.map(count));
-    api.script(reply([toolUse("t1", "list_files", {})], "tool_use"), reply([text("done")], "end_turn"));
-    const root = makeTree({ "a.txt": "hello\n" });
-    const run = await runCli(["--cwd", root], { cwd: root, input: "what is here?\n/tokens\n", env: exactEnv() });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Tool schema token costs (exact)");
-    expect(run.stdout).toMatch(/turn 1: [\d,]+ input tokens · [\d,]+ output tokens · \$[\d.]+/);
-    expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
-    expect(run.stdout).toContain("model usage: as the API reported it");
   });
 });

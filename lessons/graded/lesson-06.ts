@@ -1,0 +1,53 @@
+// Lesson 6's graded questions: the most expensive schema and why, the fixed cost of any tool, the hidden prompt.
+import { SYSTEM_PROMPT } from "../../src/prompt.js";
+import { estimateCounter } from "../../src/tokens/count.js";
+import { toolPromptTokens } from "../../src/tokens/model-sizes.js";
+import { FIXED_QUESTION, measureSchemaCosts } from "../../src/tokens/schema-costs.js";
+import { toolSchemas } from "../../src/tools/index.js";
+import { BUDGET_NOTE } from "../../src/tools/tool.js";
+import { isList, isNumber, type Question } from "./answers.js";
+
+/** What one request costs offline (estimated), with these tool schemas. */
+const requestCost = (tools: ReturnType<typeof toolSchemas>) =>
+  estimateCounter({
+    model: "claude-haiku-4-5",
+    system: SYSTEM_PROMPT,
+    messages: [{ role: "user", content: FIXED_QUESTION }],
+    tools,
+  });
+
+export const lesson06: Question[] = [
+  {
+    n: 1,
+    ask: "`npx scout tokens`: which tool's schema costs the most, and is its description or its input_schema the bigger part? (e.g. glob description)",
+    hint: "The first table's +N column is each schema's cost; the second table splits it into description and input_schema.",
+    judge: isList(async () => {
+      const costs = await measureSchemaCosts(estimateCounter, "estimate", "claude-haiku-4-5");
+      const top = costs.tools.reduce((a, b) => (b.marginal > a.marginal ? b : a));
+      const parts = costs.parts.find((p) => p.name === top.name)!;
+      return [top.name, parts.description.tokens >= parts.input_schema.tokens ? "description" : "input_schema"];
+    }, true),
+  },
+  {
+    n: 2,
+    ask: 'add a fifth tool to makeTools in src/tools/index.ts: name "noop", description "Does nothing.", no arguments. Its marginal cost in `npx scout tokens`? (then remove it)',
+    hint: 'Its schema is {type: "object", properties: {}, required: [], additionalProperties: false}; makeTools adds the budget sentence to every description. Rebuild (npm run build) before scout tokens.',
+    judge: async (answer) => {
+      const noop = {
+        name: "noop",
+        description: `Does nothing. ${BUDGET_NOTE}`,
+        input_schema: { type: "object" as const, properties: {}, required: [], additionalProperties: false as const },
+      };
+      const marginal = (await requestCost([...toolSchemas(), noop])) - (await requestCost(toolSchemas()));
+      const written = Number(/\d+/.exec(answer)?.[0]);
+      // Key order in a hand-written schema can move the estimate by a token or two.
+      return Math.abs(written - marginal) <= 2 ? null : `"${answer}" is not it`;
+    },
+  },
+  {
+    n: 3,
+    ask: "`npx scout tokens --model claude-opus-4-7 --offline`: how many tokens is the hidden tool-use prompt it adds?",
+    hint: "It is its own row under the baseline; the footnote says where the figure comes from.",
+    judge: isNumber(async () => toolPromptTokens("claude-opus-4-7") ?? -1),
+  },
+];

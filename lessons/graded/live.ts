@@ -1,0 +1,108 @@
+// Scout's real pieces, run the way the answer exercises need them: a tool, a turn of the offline model, the CLI, a scratch copy of the sample project.
+//
+// Every truth an answer is judged against comes from here, computed when the
+// check runs, so when the code changes, the right answer changes with it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type MessageParam, runTurn, type TurnResult } from "../../src/agent.js";
+import { offlineModel } from "../../src/models/offline.js";
+import { runTool, tools as scoutTools } from "../../src/tools/index.js";
+import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import { Workspace } from "../../src/workspace/workspace.js";
+
+/** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
+export const REPO_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+export const SAMPLE_PROJECT = path.join(REPO_ROOT, "lessons", "sample-project");
+
+/** Runs one tool as `scout tool NAME 'JSON'` does, in `root` (the sample project unless told). */
+export function tool(name: string, input: unknown, root = SAMPLE_PROJECT, toolSet: Tool[] = scoutTools) {
+  return runTool(name, input, { workspace: new Workspace(root) }, toolSet);
+}
+
+export interface Turn {
+  result: TurnResult;
+  history: MessageParam[];
+  calls: { name: string; input: unknown; result: ToolResult }[];
+}
+
+/** Asks the offline model one question, as `scout -p` does, and keeps every tool call it made. */
+export async function ask(
+  question: string,
+  options: { root?: string; maxSteps?: number; history?: MessageParam[]; tools?: Tool[] } = {},
+): Promise<Turn> {
+  const history = options.history ?? [];
+  const calls: Turn["calls"] = [];
+  const result = await runTurn(question, history, {
+    model: offlineModel(),
+    workspace: new Workspace(options.root ?? SAMPLE_PROJECT),
+    maxSteps: options.maxSteps,
+    tools: options.tools,
+    onStep: (event) => {
+      if (event.type === "tool") calls.push({ name: event.name, input: event.input, result: event.result });
+    },
+  });
+  return { result, history, calls };
+}
+
+/**
+ * Runs the CLI with `args` in `cwd`, offline: the copy tsc compiled with this
+ * check when it runs compiled (npm run check), else dist/ (npm test builds it).
+ */
+export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; stderr: string; status: number | null } {
+  const here = fileURLToPath(import.meta.url);
+  const compiled = here.endsWith(".js") ? path.resolve(path.dirname(here), "../../src/cli.js") : null;
+  const script = compiled && fs.existsSync(compiled) ? compiled : path.join(REPO_ROOT, "dist", "cli.js");
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "SCOUT_MODEL"]) delete env[key];
+  const run = spawnSync(process.execPath, [script, ...args], { cwd, env, encoding: "utf8", timeout: 30_000 });
+  return { stdout: run.stdout ?? "", stderr: run.stderr ?? "", status: run.status };
+}
+
+/**
+ * Runs `fn` in a scratch copy of the sample project, modification times
+ * kept (the order of results depends on them), and removes it afterwards.
+ * The copy leaves out .env: nothing here needs a secret, even a fake one.
+ */
+export async function inSampleCopy<T>(fn: (root: string) => Promise<T>): Promise<T> {
+  return inScratch(async (scratch) => {
+    const root = path.join(scratch, "sample-project");
+    fs.cpSync(SAMPLE_PROJECT, root, {
+      recursive: true,
+      preserveTimestamps: true,
+      verbatimSymlinks: true,
+      filter: (source) => path.basename(source) !== ".env",
+    });
+    keepTimes(SAMPLE_PROJECT, root); // a folder's time changed as the copy filled it
+    return fn(root);
+  });
+}
+
+/** Gives every folder under `to` the modification time of its twin under `from`, deepest first. */
+function keepTimes(from: string, to: string): void {
+  for (const entry of fs.readdirSync(from, { withFileTypes: true }))
+    if (entry.isDirectory()) keepTimes(path.join(from, entry.name), path.join(to, entry.name));
+  const { atime, mtime } = fs.statSync(from);
+  fs.utimesSync(to, atime, mtime);
+}
+
+/** Runs `fn` in a new empty folder, removed afterwards whatever happened. */
+export async function inScratch<T>(fn: (root: string) => Promise<T>): Promise<T> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "scout-answers-"));
+  try {
+    return await fn(root);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The `path:line` an offline answer cites first ("`X` is defined at src/a.py:12:"), or "" when it cites none. */
+export function firstCitation(answer: string): string {
+  return /([\w./-]+\.\w+:\d+)/.exec(answer)?.[1] ?? "";
+}
