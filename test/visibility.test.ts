@@ -342,6 +342,15 @@ describe("ignore files Scout does not read are read by no tool, rg included: one
     expect(views).toEqual({ glob: ["a.txt"], grep: ["a.txt"], list: ["a.txt"], notes: [undefined, undefined] });
   });
 
+  it("the walk that looks for them stops at Ctrl-C or the deadline, and then rg reads none", async () => {
+    const dir = makeTree({ "a/b/c.txt": "MARK\n", "a/.gitignore": "*.log\n" });
+    const walk = (stop: { signal?: AbortSignal; deadline: number }) =>
+      new Workspace(dir).rgWouldReadSkippedIgnoreFile(".", stop);
+    expect(await walk({ deadline: Number.POSITIVE_INFINITY })).toBe(false);
+    expect(await walk({ signal: AbortSignal.abort(), deadline: Number.POSITIVE_INFINITY })).toBe(true);
+    expect(await walk({ deadline: Date.now() - 1 })).toBe(true);
+  });
+
   it.each([
     ["over 64 KiB", `${"# padding\n".repeat(7000)}a.txt\n`, "it is over 64 KiB"],
     [
