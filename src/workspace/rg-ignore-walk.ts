@@ -43,12 +43,12 @@ export async function rgWouldReadSkipped(
     const folder = waiting.pop() as Folder;
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(path.join(root, folder.dir), { withFileTypes: true });
+      entries = fs.readdirSync(folder.dir === "" ? root : `${root}/${folder.dir}`, { withFileTypes: true });
     } catch {
       continue; // unreadable: rg cannot enter it either
     }
     if (skipsOwnGitignore(rules, root, folder, entries)) return true;
-    waiting.push(...foldersRgEnters(rules, folder, entries));
+    addFoldersRgEnters(rules, folder, entries, waiting);
   }
   return false;
 }
@@ -62,16 +62,21 @@ function skipsOwnGitignore(rules: IgnoreRules, root: string, { dir, protectedFol
   return file !== null && "skipped" in file;
 }
 
-/** The sub-folders of a folder that rg would enter. */
-function foldersRgEnters(rules: IgnoreRules, { dir, protectedFolder }: Folder, entries: fs.Dirent[]): Folder[] {
-  const parentName = path.basename(dir === "" ? rules.root : dir); // the root's own name for a top-level entry
-  const folders: Folder[] = [];
+/** Adds the sub-folders of a folder that rg would enter to `waiting`. Run for every folder, so kept lean. */
+function addFoldersRgEnters(
+  rules: IgnoreRules,
+  { dir, protectedFolder }: Folder,
+  entries: fs.Dirent[],
+  waiting: Folder[],
+) {
+  const parentName = dir === "" ? path.basename(rules.root) : dir.slice(dir.lastIndexOf("/") + 1); // the root's name
   for (const entry of entries) {
-    if (!entry.isDirectory() || NOISE_DIRS.includes(entry.name) || rgSkipsName(entry.name)) continue;
+    if (!entry.isDirectory() || NOISE_DIRS.includes(entry.name)) continue;
+    const denied = isDeniedName(entry.name, parentName);
+    if (denied && rgSkipsName(entry.name)) continue; // rgSkipsName is a part of isDeniedName: asked only then
     const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
     // In a protected folder the .gitignore rules are not read, so nothing is pruned by them: more is walked.
-    const inProtected = protectedFolder || isDeniedName(entry.name, parentName);
-    if (inProtected || !rules.hidesForRg(rel)) folders.push({ dir: rel, protectedFolder: inProtected });
+    const inProtected = protectedFolder || denied;
+    if (inProtected || !rules.hidesForRg(rel)) waiting.push({ dir: rel, protectedFolder: inProtected });
   }
-  return folders;
 }
