@@ -335,6 +335,22 @@ describe("ignore files Scout does not read are read by no tool, rg included: one
     expect([views.glob, views.grep, views.list]).toEqual([["a.txt"], ["a.txt"], ["a.txt"]]);
   });
 
+  it("the same in a protected folder rg still enters (.env.d has no rg glob): rg does not read it, no note names it", async () => {
+    const dir = makeTree({ "a.txt": "MARK\n", ".env.d/secret.txt": "MARK\n" });
+    fs.symlinkSync("/dev/zero", path.join(dir, ".env.d/.gitignore"));
+    const views = await threeViews(dir);
+    expect(views).toEqual({ glob: ["a.txt"], grep: ["a.txt"], list: ["a.txt"], notes: [undefined, undefined] });
+  });
+
+  it("the walk that looks for them stops at Ctrl-C or the deadline, and then rg reads none", async () => {
+    const dir = makeTree({ "a/b/c.txt": "MARK\n", "a/.gitignore": "*.log\n" });
+    const walk = (stop: { signal?: AbortSignal; deadline: number }) =>
+      new Workspace(dir).rgWouldReadSkippedIgnoreFile(".", stop);
+    expect(await walk({ deadline: Number.POSITIVE_INFINITY })).toBe(false);
+    expect(await walk({ signal: AbortSignal.abort(), deadline: Number.POSITIVE_INFINITY })).toBe(true);
+    expect(await walk({ deadline: Date.now() - 1 })).toBe(true);
+  });
+
   it.each([
     ["over 64 KiB", `${"# padding\n".repeat(7000)}a.txt\n`, "it is over 64 KiB"],
     [

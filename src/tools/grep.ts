@@ -123,7 +123,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
             binary = !target.isDirectory;
           },
         });
-      const ignoreArgs = rgIgnoreArguments(workspace, target.realRel); // rg reads the ignore files Scout reads
+      const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, run); // rg reads the ignore files Scout reads
       const search = async (skipBigFiles: boolean) => {
         const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles)];
         const output = new NewestFirstLines(context > 0, cap);

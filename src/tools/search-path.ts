@@ -2,6 +2,7 @@
 // rg may read there.
 import fs from "node:fs";
 import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
+import type { WalkStop } from "../workspace/rg-ignore-walk.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
 
@@ -65,9 +66,9 @@ export function resolveSearchRoot(
  * The arguments that make rg read exactly the ignore files Scout reads. rg would follow a .gitignore symlinked
  * to /dev/zero, or parse 10 MB of rules: if it would meet any ignore file Scout skipped, it reads none
  * (Scout's own filter still hides what the rules it read hide). Otherwise it reads the .gitignore files, and
- * the root's .git/info/exclude when Scout read that one too.
+ * the root's .git/info/exclude when Scout read that one too. A walk stopped (deadline, Ctrl-C) counts as "none".
  */
-export function rgIgnoreArguments(workspace: Workspace, searchRel: string): string[] {
-  if (workspace.rgWouldReadSkippedIgnoreFile(searchRel)) return ["--no-ignore-vcs"];
+export async function rgIgnoreArguments(workspace: Workspace, searchRel: string, stop: WalkStop): Promise<string[]> {
+  if (await workspace.rgWouldReadSkippedIgnoreFile(searchRel, stop)) return ["--no-ignore-vcs"];
   return workspace.readsExcludeFile() ? [`--ignore-file=${GIT_EXCLUDE_FILE}`] : [];
 }

@@ -4,7 +4,6 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { default as ignore, Ignore } from "ignore";
-import { isDeniedName } from "./protected.js";
 
 // A CommonJS package is loaded with require() where it is first needed, not
 // with a static import: importing one makes Node scan its source for export
@@ -91,7 +90,7 @@ export class IgnoreRules {
   /** Ignore files a folder listing showed not to exist: not even an open is tried. */
   private absent = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   /**
    * Whether the .gitignore files hide the path, or the .ignore files do. Each kind is read like git reads
@@ -104,41 +103,16 @@ export class IgnoreRules {
   }
 
   /** Whether rg (which reads .gitignore files and the exclude file, never .ignore) hides a folder. */
-  private hidesForRg(relDir: string): boolean {
+  hidesForRg(relDir: string): boolean {
     const slash = relDir.lastIndexOf("/");
     return verdict(this.chain(".gitignore", slash === -1 ? "" : relDir.slice(0, slash)), relDir, true);
   }
 
-  /** Whether a folder's own .gitignore (or, at the root, the exclude file) was skipped. */
-  private skipsGitignoreIn(relDir: string): boolean {
+  /** Whether a folder's own .gitignore (or, at the root, the exclude file) was skipped: rg would read it. */
+  skipsGitignoreIn(relDir: string): boolean {
     this.chain(".gitignore", relDir);
     const own = relDir === "" ? ".gitignore" : `${relDir}/.gitignore`;
     return this.skipped.has(own) || (relDir === "" && this.skipped.has(GIT_EXCLUDE_FILE));
-  }
-
-  /**
-   * Whether rg, searching relDir, would meet a .gitignore this skips: a walk of the folders rg would enter
-   * (not protected, not noise, not hidden by .gitignore rules), reading their .gitignore files as rg would.
-   */
-  rgWouldReadSkipped(relDir: string): boolean {
-    const stack = [relDir];
-    while (stack.length > 0) {
-      const dir = stack.pop() as string;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(path.join(this.root, dir), { withFileTypes: true });
-      } catch {
-        continue; // unreadable: rg cannot enter it either
-      }
-      this.noteListing(dir, entries);
-      if (this.skipsGitignoreIn(dir)) return true;
-      for (const entry of entries) {
-        if (!entry.isDirectory()) continue;
-        const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
-        if (!isDeniedName(entry.name) && !NOISE_DIRS.includes(entry.name) && !this.hidesForRg(rel)) stack.push(rel);
-      }
-    }
-    return false;
   }
 
   /**

@@ -103,6 +103,17 @@ export const DENIED_GLOBS = [
 ];
 
 /**
+ * True when the --iglob of DENIED_GLOBS makes rg skip a name wherever it is. Fewer names than isDeniedName:
+ * rg still enters .env.d (isVisible drops what it finds there), and skips .config/gh only below .config.
+ */
+export function rgSkipsName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEX.test(lower) || lower === ".env" || lower === ".envrc"
+  );
+}
+
+/**
  * True when one path segment (a file or folder name) is protected. `parent` is the name of the folder
  * holding it (the root's own name for a top-level entry), for the names protected only in one folder.
  */

@@ -9,6 +9,7 @@ import { escapePath } from "../escape.js";
 import { DirectFolders } from "./opened.js";
 import { IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
+import { rgWouldReadSkipped, type WalkStop } from "./rg-ignore-walk.js";
 
 /** Longest path argument accepted: Linux's PATH_MAX. Longer ones cannot name a file anyway. */
 export const MAX_PATH_CHARS = 4096;
@@ -192,10 +193,10 @@ export class Workspace {
   /**
    * True when rg, searching relDir, would read a .gitignore that Scout skips (a symlink to /dev/zero, 10 MB of
    * rules): then grep must tell rg to read none. Walks the folders rg would enter, reading their .gitignore
-   * files as rg would (so nothing is read twice: isVisible uses what this reads).
+   * files as rg would (so nothing is read twice: isVisible uses what this reads). Also true when stopped.
    */
-  rgWouldReadSkippedIgnoreFile(relDir: string): boolean {
-    return this.ignoreRules.rgWouldReadSkipped(relDir === "." ? "" : relDir);
+  rgWouldReadSkippedIgnoreFile(relDir: string, stop: WalkStop): Promise<boolean> {
+    return rgWouldReadSkipped(this.ignoreRules, this.root, relDir === "." ? "" : relDir, stop);
   }
 }
 
