@@ -5,9 +5,11 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { rgPath } from "@vscode/ripgrep";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { MAX_GLOBSTARS_PER_RULE } from "../src/workspace/ignore-rules.js";
+import { DENIED_GLOBS, rgSkipsName } from "../src/workspace/protected.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, makeTree } from "./helpers.js";
 
@@ -340,6 +342,36 @@ describe("ignore files Scout does not read are read by no tool, rg included: one
     fs.symlinkSync("/dev/zero", path.join(dir, ".env.d/.gitignore"));
     const views = await threeViews(dir);
     expect(views).toEqual({ glob: ["a.txt"], grep: ["a.txt"], list: ["a.txt"], notes: [undefined, undefined] });
+  });
+
+  // The walk skips a folder only where rg's globs skip it (rgSkipsName, a mirror of DENIED_GLOBS): were the
+  // mirror to claim more than rg does, rg would enter a folder the walk never looked in.
+  it("rgSkipsName never claims rg skips a folder that rg, given DENIED_GLOBS, enters", () => {
+    const names = [
+      ...DENIED_GLOBS.map((glob) =>
+        glob
+          .replace(/^!(\*\*\/)?/, "")
+          .replace(/\/$/, "")
+          .replace(/\*/g, "abc"),
+      ),
+      ...[".env.d", ".env-prod", ".env_prod", "prod.env", ".env.example", ".docker", ".config", "gh", "src"],
+    ].filter((name) => !name.includes("/"));
+    const tree = makeTree(Object.fromEntries(names.map((name) => [`${name}/f.txt`, "x\n"])));
+    try {
+      const listed = execFileSync(
+        rgPath,
+        ["--files", "--no-config", "--hidden", ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`)],
+        { cwd: tree, encoding: "utf8" },
+      ).split("\n");
+      const entered = new Set(listed.map((file) => file.slice(0, file.lastIndexOf("/"))));
+      const wrong = names.filter((name) => rgSkipsName(name) && entered.has(name));
+      expect(wrong, "named as skipped by rg, yet rg entered them").toEqual([]);
+      expect(names.filter((name) => rgSkipsName(name)).length, "the check looks at some skipped names").toBeGreaterThan(
+        10,
+      );
+    } finally {
+      fs.rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it("the walk that looks for them stops at Ctrl-C or the deadline, and then rg reads none", async () => {
