@@ -8,6 +8,7 @@
 // npm runs lessons/run.mjs, which compiles the lessons with tsc and runs this file, compiled.
 import fs from "node:fs";
 import path from "node:path";
+import { escapeControl } from "../src/escape.js";
 import { type CaseResult, COMPILED_ROOT, type Exercise, exercises, REPO_ROOT } from "./exercises.js";
 
 /** At most this many lines of a failure are shown: enough for an assertion's diff, not a flood. */
@@ -27,17 +28,10 @@ function print(result: CaseResult): void {
   }
   console.log(`FAIL  ${result.name}`);
   const lines = result.failure.split("\n").filter((line) => line.trim() !== "");
-  for (const line of lines.slice(0, MAX_FAILURE_LINES)) console.log(`        ${shown(line)}`);
+  // A learner's output may hold control characters: they are shown, not obeyed by the terminal.
+  for (const line of lines.slice(0, MAX_FAILURE_LINES)) console.log(`        ${escapeControl(line)}`);
   if (lines.length > MAX_FAILURE_LINES) console.log(`        … (${lines.length - MAX_FAILURE_LINES} more lines)`);
   console.log(`        hint: ${result.hint}`);
-}
-
-/** Control characters from a learner's output are shown, not obeyed by the terminal. */
-function shown(line: string): string {
-  return line.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /** The file an exercise reads: an answers file as it is; a .ts file's compiled twin when this check runs compiled (as npm run check does). */
@@ -57,7 +51,7 @@ async function run(exercise: Exercise, file: string): Promise<boolean> {
       throw new Error(`${where} was not compiled: put it in lessons/build/ or lessons/solutions/, as a .ts file`);
     results = await exercise.check(compiled, print);
   } catch (error) {
-    console.log(`FAIL  ${where} could not be loaded: ${shown((error as Error).message.split("\n")[0])}`);
+    console.log(`FAIL  ${where} could not be loaded: ${escapeControl((error as Error).message.split("\n")[0])}`);
     return false;
   }
   const passed = results.filter((r) => r.failure === null).length;
