@@ -1,7 +1,7 @@
 // `npm run check -- NAME|LESSON [FILE]`: runs an exercise's cases against your file and prints PASS or FAIL for each.
 //
-// NAME is an exercise (answers-00 … answers-09, outline, loop, list_files,
-// model) and LESSON a lesson number (all of its exercises). FILE (optional)
+// NAME is an exercise (answers-00 … answers-13, outline, loop, list_files,
+// model, permissions, first-case) and LESSON a lesson number (all of its exercises). FILE (optional)
 // is checked instead of the exercise's usual file, e.g. its solution. Exit
 // status 0 when every case passes, 1 when one fails, 2 for a usage error.
 // No key, no network.

@@ -3,7 +3,7 @@
 //
 // Two kinds. A code exercise's cases are the very ones Scout's own code
 // passes in npm test (test/cases/), so "PASS" means "as good as Scout's own,
-// by Scout's tests". An answers exercise (lessons 0-9) judges a text file of
+// by Scout's tests". An answers exercise (lessons 0-9, 12, 13) judges a text file of
 // answers against truths computed live from Scout's code (lessons/graded/),
 // so a change that makes a lesson false makes its solution fail in npm test.
 import path from "node:path";
@@ -13,8 +13,10 @@ import { listFilesCases } from "../test/cases/list_files.js";
 import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
 import { type MakeOutline, outlineCases } from "../test/cases/outline.js";
+import { type DenyTools, permissionCases } from "../test/cases/permissions.js";
 import { startApiServer } from "../test/api-server.js";
-import { checkAnswers } from "./graded/answers.js";
+import { checkAnswers, type Question } from "./graded/answers.js";
+import { firstCaseCases } from "./graded/first-case.js";
 import { lesson00 } from "./graded/lesson-00.js";
 import { lesson01 } from "./graded/lesson-01.js";
 import { lesson02 } from "./graded/lesson-02.js";
@@ -25,6 +27,8 @@ import { lesson06 } from "./graded/lesson-06.js";
 import { lesson07 } from "./graded/lesson-07.js";
 import { lesson08 } from "./graded/lesson-08.js";
 import { lesson09 } from "./graded/lesson-09.js";
+import { lesson12 } from "./graded/lesson-12.js";
+import { lesson13 } from "./graded/lesson-13.js";
 
 export { REPO_ROOT } from "./graded/live.js";
 /** Where tsc put this file's compiled twin when it runs compiled (lessons/run.mjs), or null when it runs as .ts. */
@@ -133,12 +137,31 @@ export const exercises: Exercise[] = [
       }
     },
   },
+  {
+    name: "permissions",
+    kind: "code",
+    lesson: 13,
+    task: "a permission rule: denyTools, a deny list enforced in code",
+    file: "lessons/build/permissions.ts",
+    solution: "lessons/solutions/permissions.ts",
+    check: async (file, report) => runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report),
+  },
+  {
+    name: "first-case",
+    kind: "code",
+    lesson: 14,
+    task: "a test before the code: the outline tool's first case, failing on no tool, passing on a finished one",
+    file: "lessons/build/first-case.ts",
+    solution: "lessons/solutions/first-case.ts",
+    check: async (file, report) => runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report),
+  },
 ];
 
-/** Lessons 0-9: one answers file each, judged question by question. */
+/** Lessons 0-9, 12 and 13: one answers file each, judged question by question. */
 function answerExercises(): Exercise[] {
   const lessons = [lesson00, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09];
-  return lessons.map((questions, lesson) => {
+  const byLesson: [number, Question[]][] = [...lessons.entries(), [12, lesson12], [13, lesson13]];
+  return byLesson.map(([lesson, questions]) => {
     const nn = String(lesson).padStart(2, "0");
     return {
       name: `answers-${nn}`,

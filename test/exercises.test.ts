@@ -27,13 +27,34 @@ describe("each exercise", { timeout: 60_000 }, () => {
   }
 });
 
-describe("the answer exercises of lessons 0-9", { timeout: 60_000 }, () => {
+describe("the course's exercises", () => {
+  it("every lesson from 0 to 14 has exercises npm run check grades, and says how to run them; the appendix (15) has none", () => {
+    const lessons = [...new Set(exercises.map((e) => e.lesson))].sort((a, b) => a - b);
+    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    const lessonFiles = fs.readdirSync(path.join(REPO_ROOT, "lessons")).filter((f) => /^\d\d-.*\.md$/.test(f));
+    for (const lesson of lessons) {
+      const file = lessonFiles.find((f) => Number(f.slice(0, 2)) === lesson) ?? "";
+      const markdown = fs.readFileSync(path.join(REPO_ROOT, "lessons", file), "utf8").replace(/\s+/g, " ");
+      const commands = [
+        String(lesson).padStart(2, "0"),
+        String(lesson),
+        ...exercises.filter((e) => e.lesson === lesson).map((e) => e.name),
+      ];
+      expect(
+        commands.some((name) => markdown.includes(`npm run check -- ${name}`)),
+        `${file} names the check of its exercises`,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, () => {
   const answers = exercises.filter((e) => e.kind === "answers");
   const questionsOf = async (exercise: (typeof exercises)[number]) =>
     (await exercise.check(path.join(REPO_ROOT, exercise.file), () => {})).map((r) => r.name);
 
-  it("every lesson 0-9 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
-    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  it("every lesson 0-9, 12 and 13 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
+    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]);
     for (const exercise of answers) {
       const code = exercises.filter((e) => e.kind === "code" && e.lesson === exercise.lesson).length;
       const graded = (await questionsOf(exercise)).length + code;

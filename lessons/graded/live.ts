@@ -2,11 +2,12 @@
 //
 // Every truth an answer is judged against comes from here, computed when the
 // check runs, so when the code changes, the right answer changes with it.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { type MessageParam, runTurn, type TurnResult } from "../../src/agent.js";
 import { offlineModel } from "../../src/models/offline.js";
 import { runTool, tools as scoutTools } from "../../src/tools/index.js";
@@ -51,18 +52,41 @@ export async function ask(
   return { result, history, calls };
 }
 
-/**
- * Runs the CLI with `args` in `cwd`, offline: the copy tsc compiled with this
- * check when it runs compiled (npm run check), else dist/ (npm test builds it).
- */
-export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; stderr: string; status: number | null } {
+/** The CLI's script: the copy tsc compiled with this check when it runs compiled (npm run check), else dist/ (npm test builds it). */
+function cliScript(): string {
   const here = fileURLToPath(import.meta.url);
   const compiled = here.endsWith(".js") ? path.resolve(path.dirname(here), "../../src/cli.js") : null;
-  const script = compiled && fs.existsSync(compiled) ? compiled : path.join(REPO_ROOT, "dist", "cli.js");
+  return compiled && fs.existsSync(compiled) ? compiled : path.join(REPO_ROOT, "dist", "cli.js");
+}
+
+/** The learner's environment without what would change the CLI's output: colour, a key, an API address, a model. */
+function quietEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   for (const key of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "SCOUT_MODEL"]) delete env[key];
-  const run = spawnSync(process.execPath, [script, ...args], { cwd, env, encoding: "utf8", timeout: 30_000 });
+  return env;
+}
+
+/** Runs the CLI with `args` in `cwd`, offline. */
+export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; stderr: string; status: number | null } {
+  const run = spawnSync(process.execPath, [cliScript(), ...args], {
+    cwd,
+    env: quietEnv(),
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return { stdout: run.stdout ?? "", stderr: run.stderr ?? "", status: run.status };
+}
+
+/**
+ * Runs the CLI with `args` in `cwd` against the Messages API at `baseURL`, with a made-up key.
+ * Not spawnSync: the API here is a stand-in in this very process, and must keep answering.
+ */
+export async function cliWithApi(args: string[], baseURL: string, cwd = SAMPLE_PROJECT) {
+  const env = { ...quietEnv(), ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: "check-key" };
+  const running = promisify(execFile)(process.execPath, [cliScript(), ...args], { cwd, env, timeout: 30_000 });
+  running.child.stdin?.end(); // with -p, Scout reads a piped stdin as part of the question: there is none
+  const done = await running.catch((error) => error as { stdout?: string; stderr?: string; code?: number });
+  return { stdout: done.stdout ?? "", stderr: done.stderr ?? "", status: "code" in done ? (done.code ?? 1) : 0 };
 }
 
 /**

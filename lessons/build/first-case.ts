@@ -1,0 +1,17 @@
+// YOUR first test for the outline tool (lesson 14, project 1), written before the tool's code.
+//
+// `npm run check -- first-case` runs it twice: against an outline tool that
+// answers with nothing (it must FAIL there) and against a finished one (it
+// must PASS there). Write it as the cases in test/cases/outline.ts are
+// written. Stuck? lessons/solutions/first-case.ts is one answer.
+import type { Case } from "../../test/cases/case.js";
+import type { MakeOutline } from "../../test/cases/outline.js";
+
+export const firstCase: Case<MakeOutline> = {
+  name: "TODO",
+  hint: "TODO",
+  run: async (makeOutline) => {
+    // TODO: make the tool, run it on a real file in a real folder, and assert on what it shows.
+    void makeOutline;
+  },
+};

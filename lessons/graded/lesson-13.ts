@@ -1,0 +1,85 @@
+// Lesson 13's graded questions, on the wire: a reply that asks for two tools at once, and what share of a request the tool schemas are.
+import { type Block, reply, startApiServer, text } from "../../test/api-server.js";
+import type { Question } from "./answers.js";
+import { cliWithApi } from "./live.js";
+
+const QUESTION = "where is make_slug defined?";
+
+/** Scout (the real CLI, the real SDK) asks QUESTION of a stand-in API that gives `replies`; returns what it was sent. */
+async function onTheWire(...replies: Block[][]) {
+  const api = await startApiServer();
+  try {
+    api.script(...replies.map((content) => reply(content)));
+    const scout = await cliWithApi(["-p", QUESTION], api.url);
+    return { scout, bodies: api.requests.map((request) => request.body as Record<string, unknown>) };
+  } finally {
+    await api.close();
+  }
+}
+
+/** What is wrong with one block of a reply, or null: the stand-in streams text and tool_use blocks, as the API does. */
+function blockProblem(block: unknown, index: number): string | null {
+  const b = (block ?? {}) as Record<string, unknown>;
+  const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isObject(block)) return `block ${index + 1} is not an object`;
+  if (b.type === "text") return typeof b.text === "string" ? null : `block ${index + 1}: a text block needs "text"`;
+  if (b.type !== "tool_use") return `block ${index + 1}: "type" is "text" or "tool_use", not ${JSON.stringify(b.type)}`;
+  for (const field of ["id", "name"])
+    if (typeof b[field] !== "string") return `block ${index + 1}: a tool_use block needs "${field}", a string`;
+  return isObject(b.input) ? null : `block ${index + 1}: a tool_use block needs "input", an object`;
+}
+
+type WireBlock = { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown };
+
+export const lesson13: Question[] = [
+  {
+    n: 1,
+    ask: 'write the first reply\'s content, as proxy-demo.ts scripts it but in JSON (an array of blocks), so that Scout runs two tools in one step: grep for "def make_slug" and glob for "**/*.py"',
+    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in test/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
+    judge: async (answer) => {
+      let blocks: unknown;
+      try {
+        blocks = JSON.parse(answer);
+      } catch (error) {
+        return `not valid JSON (${(error as Error).message})`;
+      }
+      if (!Array.isArray(blocks)) return "not a JSON array of blocks";
+      const malformed = blocks.map(blockProblem).find((problem) => problem !== null);
+      if (malformed) return malformed;
+      const ids = (blocks as Block[]).flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+      const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (repeated)
+        return `two tool_use blocks have the id ${repeated}: each result names its call by id, so the API refuses that`;
+      const { scout, bodies } = await onTheWire(blocks as Block[], [text("make_slug is in src/shortly/slugs.py.")]);
+      if (bodies.length < 2 && scout.status !== 0)
+        return `Scout stopped after ${bodies.length} request(s): ${scout.stderr.trim().split("\n").pop()}`;
+      if (bodies.length < 2) return "the first reply asked for no tool, so Scout answered after one request";
+      const messages = bodies[1].messages as { role: string; content: WireBlock[] }[];
+      const results = messages.at(-1)?.content.filter((b) => b.type === "tool_result") ?? [];
+      if (results.length !== 2) return `the second request answers ${results.length} tool call(s), not 2`;
+      const failed = results.find((r) => r.is_error);
+      if (failed)
+        return `tool_result ${failed.tool_use_id} is an error: ${JSON.stringify(failed.content).slice(0, 100)}`;
+      const calls = (messages.at(-2)?.content ?? []) as { type: string; name?: string; input?: { pattern?: string } }[];
+      const asked = calls.filter((b) => b.type === "tool_use").map((b) => `${b.name} ${b.input?.pattern}`);
+      const want = ["grep def make_slug", "glob **/*.py"];
+      return want.every((call) => asked.includes(call))
+        ? null
+        : `Scout ran ${asked.join(" and ")}, not ${want.join(" and ")}`;
+    },
+  },
+  {
+    n: 2,
+    ask: "in the demo's first request (npm run proxy-demo, with full: true), what share of the JSON body is the tools array? (a percentage, to the nearest whole one)",
+    hint: "Save the body --full prints to a file and measure both with node: JSON.stringify(body.tools).length against JSON.stringify(body).length. Lesson 6 counts the same schemas in tokens.",
+    judge: async (answer) => {
+      const written = /\d+(\.\d+)?/.exec(answer)?.[0];
+      if (written === undefined) return `"${answer}" holds no number`;
+      const { bodies } = await onTheWire([text("It is in src/shortly/slugs.py.")]);
+      const [body] = bodies;
+      const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
+      // Within 2 points: pretty-printed JSON, or bytes instead of characters, shift the share a little.
+      return Math.abs(Number(written) - share) <= 2 ? null : `${written} % is not it`;
+    },
+  },
+];

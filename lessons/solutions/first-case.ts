@@ -1,0 +1,26 @@
+// One solution to lesson 14's test-first exercise: a case that an empty outline fails and a finished one passes.
+//
+// Check it with: npm run check -- first-case lessons/solutions/first-case.ts
+import assert from "node:assert/strict";
+import type { Case } from "../../test/cases/case.js";
+import { withTree } from "../../test/cases/case.js";
+import type { MakeOutline } from "../../test/cases/outline.js";
+import { runTool } from "../../src/tools/index.js";
+import { Workspace } from "../../src/workspace/workspace.js";
+
+export const firstCase: Case<MakeOutline> = {
+  name: "outline shows a Python function's definition line with its number",
+  hint: "One line per definition, LINE: TEXT, as test/cases/outline.ts describes.",
+  run: async (makeOutline) => {
+    const tool = makeOutline();
+    const result = await withTree({ "app.py": "import os\n\ndef main():\n    return 1\n" }, (root) =>
+      runTool(tool.name, { path: "app.py" }, { workspace: new Workspace(root) }, [tool]),
+    );
+    assert.equal(result.isError, false, result.content);
+    assert.match(
+      result.content,
+      /^3: def main\(\):$/m,
+      `no "3: def main():" line in ${JSON.stringify(result.content)}`,
+    );
+  },
+};
