@@ -150,7 +150,7 @@ export const exercises: Exercise[] = [
     name: "first-case",
     kind: "code",
     lesson: 14,
-    task: "a test before the code: the outline tool's first case, failing on no tool, passing on a finished one",
+    task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
     file: "lessons/build/first-case.ts",
     solution: "lessons/solutions/first-case.ts",
     check: async (file, report) => runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report),

@@ -6,11 +6,18 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
+import { firstCaseCases } from "../lessons/graded/first-case.js";
 import { claudeModel } from "../src/models/claude.js";
+import { runTool } from "../src/tools/index.js";
 import { listFiles } from "../src/tools/list_files.js";
+import { fail, type Tool } from "../src/tools/tool.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { startApiServer } from "./api-server.js";
+import { type Case, withTree } from "./cases/case.js";
 import { listFilesCases } from "./cases/list_files.js";
 import { modelCases } from "./cases/model.js";
+import type { MakeOutline } from "./cases/outline.js";
+import { type DenyTools, permissionCases } from "./cases/permissions.js";
 import { REPO_ROOT } from "./helpers.js";
 
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
@@ -77,6 +84,79 @@ describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, 
         expect(text.match(/^\d+:/gm), file).toEqual(asked.map((_, i) => `${i + 1}:`));
       }
     }
+  });
+});
+
+describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missing work", { timeout: 60_000 }, () => {
+  /** The names of the questions that FAIL with `answers` (one per line, "N: text") written in a scratch file. */
+  async function failing(name: string, answers: string): Promise<string[]> {
+    const exercise = exercises.find((e) => e.name === name);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scout-wrong-answers-"));
+    try {
+      fs.writeFileSync(path.join(dir, "answers.txt"), answers);
+      const results = await exercise!.check(path.join(dir, "answers.txt"), () => {});
+      return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("lesson 12: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
+    const rightQuestion = JSON.stringify({
+      id: "apierror",
+      question: "Where is APIError defined?",
+      expect: { locations: ["core/error.ts:/^export class APIError</"] },
+    });
+    const wrong = `1: ${rightQuestion}\n2: APIError is defined at core/error.ts:15\n3: test_slugs[\\s\\S]*test_api\n`;
+    expect(await failing("answers-12", wrong)).toEqual(["1", "2", "3"]);
+  });
+
+  it("lesson 13: one tool call instead of two, and a share far from the measured one", async () => {
+    const one = JSON.stringify([
+      { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "def make_slug" } },
+    ]);
+    expect(await failing("answers-13", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
+  });
+});
+
+describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
+  /** The cases that fail when run against `subject`. */
+  async function failingCases<S>(cases: Case<S>[], subject: S): Promise<string[]> {
+    const failed: string[] = [];
+    for (const testCase of cases) await testCase.run(subject).catch(() => failed.push(testCase.name));
+    return failed;
+  }
+  const refuse = (tool: Tool): Tool => ({ ...tool, run: async () => fail(`${tool.name} is denied`) });
+
+  it("permissions: a deny list matched inside a string, or one that drops the description, fails a case", async () => {
+    const bySubstring: DenyTools = (set, denied) => set.map((t) => (denied.join(",").includes(t.name) ? refuse(t) : t));
+    expect(await failingCases(permissionCases, bySubstring)).toEqual([
+      expect.stringMatching(/^names are matched exactly/),
+    ]);
+    const blank: DenyTools = (set, denied) =>
+      set.map((t) => (denied.includes(t.name) ? { ...refuse(t), description: "" } : t));
+    expect(await failingCases(permissionCases, blank)).toEqual([
+      expect.stringMatching(/^the model still sees every tool/),
+    ]);
+  });
+
+  it("first-case: a case that only checks the answer is not empty fails the check", async () => {
+    const weak: Case<MakeOutline> = {
+      name: "outline says something",
+      hint: "look at the result",
+      run: async (makeOutline) => {
+        const tool = makeOutline();
+        const result = await withTree({ "a.py": "def f():\n    pass\n" }, (root) =>
+          runTool(tool.name, { path: "a.py" }, { workspace: new Workspace(root) }, [tool]),
+        );
+        if (result.content === "") throw new Error("empty");
+      },
+    };
+    expect(await failingCases(firstCaseCases, weak)).toEqual([
+      "fails against an outline tool that shows every line of the file, numbered",
+      "fails against an outline tool that shows the definitions without their line numbers",
+      "fails against an outline tool that refuses every file",
+    ]);
   });
 });
 

@@ -1,15 +1,45 @@
-// Lesson 14's test-first exercise, graded: a learner's first case for the outline tool must fail on a tool not written yet and pass on a finished one.
+// Lesson 14's test-first exercise, graded: a learner's first case for the outline tool must fail on wrong tools and pass on a finished one.
 //
-// A test is worth writing first when it can tell the two apart: this is the
-// whole check. The finished tool is lessons/solutions/outline.ts; the one
-// not written yet answers every call with an empty result.
+// A test is worth writing first when it can tell a right tool from the wrong
+// ones a first version is: this is the whole check. The finished tool is
+// lessons/solutions/outline.ts.
+import fs from "node:fs";
 import { makeOutline as finishedOutline } from "../solutions/outline.js";
 import type { Case } from "../../test/cases/case.js";
 import type { MakeOutline } from "../../test/cases/outline.js";
-import { ok } from "../../src/tools/tool.js";
+import { fail, ok } from "../../src/tools/tool.js";
 
-/** The outline tool before its code is written: the right name and schema, an empty answer. */
-const unwrittenOutline: MakeOutline = (design) => ({ ...finishedOutline(design), run: async () => ok("") });
+/**
+ * Outline tools that are wrong in the ways a first version is: not written yet (an empty answer), the whole
+ * file with line numbers, the definitions without their numbers, an error for every file. Each keeps the
+ * finished tool's name and schema, so only a case that looks at what the tool shows can tell them apart.
+ */
+const wrongOutlines: [string, MakeOutline][] = [
+  ["answers with nothing", (design) => ({ ...finishedOutline(design), run: async () => ok("") })],
+  ["shows every line of the file, numbered", (design) => withRun(design, numberedLines)],
+  ["shows the definitions without their line numbers", (design) => withRun(design, withoutNumbers)],
+  ["refuses every file", (design) => ({ ...finishedOutline(design), run: async () => fail("not written yet") })],
+];
+
+/** The finished tool, its result changed by `change`. */
+function withRun(design: Parameters<MakeOutline>[0], change: (content: string, file: string) => string) {
+  const tool = finishedOutline(design);
+  return {
+    ...tool,
+    run: async (args: { path: string }, context: Parameters<typeof tool.run>[1]) => {
+      const result = await tool.run(args, context);
+      if (result.isError) return result;
+      const resolved = context.workspace.resolveInWorkspace(args.path);
+      return ok(change(result.content, resolved.ok ? fs.readFileSync(resolved.abs, "utf8") : ""));
+    },
+  };
+}
+const numberedLines = (_: string, file: string) =>
+  file
+    .split("\n")
+    .map((line, i) => `${i + 1}: ${line}`)
+    .join("\n");
+const withoutNumbers = (content: string) => content.replace(/^\d+: /gm, "");
 
 /** Runs the learner's case on one outline tool: null when it passes, else why it failed. */
 async function outcome(testCase: Case<MakeOutline>, make: MakeOutline): Promise<string | null> {
@@ -26,18 +56,21 @@ export const firstCaseCases: Case<Case<MakeOutline>>[] = [
     name: "has a name and a hint, as every shared case does",
     hint: "name says what it checks, in one line; hint says where to look when it fails (see test/cases/outline.ts).",
     run: async (testCase) => {
-      if (!testCase.name?.trim() || testCase.name === "TODO") throw new Error("the case has no name yet");
-      if (!testCase.hint?.trim() || testCase.hint === "TODO") throw new Error("the case has no hint yet");
+      for (const field of ["name", "hint"] as const) {
+        const value: unknown = testCase[field];
+        if (typeof value !== "string" || value.trim() === "" || value === "TODO")
+          throw new Error(`the case has no ${field} yet (a string)`);
+      }
+      if (typeof testCase.run !== "function") throw new Error("the case has no run function");
     },
   },
-  {
-    name: "fails against an outline tool whose code is not written yet (it answers with nothing)",
-    hint: "Run the tool on a real file (withTree, runTool) and assert on what it must show: a test that passes on an empty answer tests nothing.",
-    run: async (testCase) => {
-      if ((await outcome(testCase, unwrittenOutline)) === null)
-        throw new Error("it passes: it cannot catch a missing tool");
+  ...wrongOutlines.map(([wrong, make]) => ({
+    name: `fails against an outline tool that ${wrong}`,
+    hint: "Run the tool on a real file (withTree, runTool) and assert on exactly what it must show: the definitions, each as LINE: TEXT, and nothing else.",
+    run: async (testCase: Case<MakeOutline>) => {
+      if ((await outcome(testCase, make)) === null) throw new Error(`it passes: it cannot catch a tool that ${wrong}`);
     },
-  },
+  })),
   {
     name: "passes against a finished outline tool (lessons/solutions/outline.ts)",
     hint: "Definitions are listed as LINE: TEXT, the line as it is; read a case in test/cases/outline.ts for the exact format.",

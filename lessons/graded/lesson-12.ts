@@ -1,61 +1,80 @@
 // Lesson 12's graded questions: a question the offline model gets wrong, an answer the grader wrongly passes, a pattern that grades a list.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { type LabQuestion, grade } from "../../src/lab/questions.js";
+import { grade, type LabQuestion } from "../../src/lab/questions.js";
 import { loadQuestionSet, QuestionSetError } from "../../src/lab/question-set.js";
 import { definitionTier } from "../../src/models/offline/definitions.js";
-import { jsonInput, type Question } from "./answers.js";
-import { ask, inScratch, REPO_ROOT } from "./live.js";
+import { jsonInput, type Question, stoppable } from "./answers.js";
+import { ask, REPO_ROOT } from "./live.js";
 
 /** The SDK's sources, as lessons/questions/sdk-source.json asks about them. */
 const SDK_SET = path.join(REPO_ROOT, "lessons", "questions", "sdk-source.json");
+/** The one kind of question exercise 1 takes: its expected line can then be checked against the name asked about. */
+const WHERE_DEFINED = /^where is (.+?) defined\??$/i;
+/** Words around a name in "Where is the create method of Messages defined?" that are not names. */
+const NOT_NAMES = new Set(["the", "a", "an", "of", "in", "on", "method", "function", "class", "type", "interface"]);
 
-/** The questions of a set file holding just `question`, loaded as `scout lab` loads a set, in the SDK's sources. */
-async function loadOne(question: Record<string, unknown>): Promise<LabQuestion[] | string> {
+/**
+ * The learner's question as `scout lab` loads it from a set of its own, in the SDK's sources, or why it is
+ * refused. Synchronous, and stopped after a second: a "path:/regex/" location is the learner's regex.
+ */
+function loadOne(question: Record<string, unknown>): LabQuestion | string {
   const sdk = loadQuestionSet(SDK_SET).workspace;
-  return inScratch(async (scratch) => {
-    const file = path.join(scratch, "one.json");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "scout-answers-"));
+  const file = path.join(scratch, "one.json");
+  try {
     fs.writeFileSync(file, JSON.stringify({ workspace: sdk, questions: [question] }));
-    try {
-      return loadQuestionSet(file).questions;
-    } catch (error) {
-      if (error instanceof QuestionSetError) return `scout lab refuses it: ${error.message.replace(`${file}: `, "")}`;
-      throw error;
-    }
-  });
+    const loaded = stoppable(() => loadQuestionSet(file).questions[0]);
+    return "tooSlow" in loaded ? loaded.tooSlow : loaded;
+  } catch (error) {
+    if (error instanceof QuestionSetError) return `scout lab refuses it: ${error.message.replace(`${file}: `, "")}`;
+    throw error;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
-/** Why an expected location is not a fair one (it must define a name the question names), or null. */
-function unfairLocation(location: string, question: string, root: string): string | null {
+/** Why an expected location is not a fair one (its line must define a name the question asks about), or null. */
+function unfairLocation(location: string, names: string[], root: string): string | null {
   const [file, line] = [location.slice(0, location.lastIndexOf(":")), Number(location.split(":").pop())];
   const text = fs.readFileSync(path.join(root, file), "utf8").split("\n")[line - 1] ?? "";
-  const names = question.match(/[A-Za-z_$][\w$]+/g) ?? [];
   if (names.some((name) => definitionTier(text, name) !== null)) return null;
-  return `${location} ("${text.trim().slice(0, 60)}") does not define a name your question asks about: a wrong expectation makes any answer wrong`;
+  return `${location} ("${text.trim().slice(0, 60)}") does not define ${names.join(" or ")}: a wrong expectation makes any answer wrong`;
 }
 
-/** The offline model's answer to the sample project's "Which test files are there?", and the files it lists. */
-async function testFilesAnswer(): Promise<{ answer: string; files: string[] }> {
+/** The offline model's answer to the sample project's "Which test files are there?": its heading, and one line per file. */
+async function testFilesAnswer(): Promise<{ answer: string; heading: string; files: string[] }> {
   const answer = (await ask("Which test files are there?")).result.text;
-  return { answer, files: answer.split("\n").filter((line) => line.startsWith("- ")) };
+  const [heading, ...rest] = answer.split("\n");
+  return { answer, heading, files: rest.filter((line) => line.startsWith("- ")) };
+}
+
+/** Answers that leave at least one test file out: each file alone, in the model's list and in a sentence, and each left out. */
+function incompleteAnswers(heading: string, files: string[]): string[] {
+  const alone = files.flatMap((file) => [`${heading}\n${file}`, `The only test file is ${file.slice(2)}.`]);
+  const leftOut = files.map((_, i) => [heading, ...files.filter((_, j) => j !== i)].join("\n"));
+  return [...alone, ...leftOut];
 }
 
 export const lesson12: Question[] = [
   {
     n: 1,
-    ask: 'write a question about the SDK\'s sources that the offline model answers wrongly, as one line of a set\'s JSON ({"id": …, "question": …, "expect": {"locations": [the right line]}})',
+    ask: 'write a "Where is … defined?" question about the SDK\'s sources that the offline model answers wrongly, as one line of a set\'s JSON ({"id": …, "question": …, "expect": {"locations": [the right line]}})',
     hint: "Try questions with npx scout -p in node_modules/@anthropic-ai/sdk/src first. The expected location must be the line that really defines the name: path:line, or path:/regex/ as in lessons/questions/sdk-source.json.",
     judge: async (answer) => {
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
-      const loaded = await loadOne(input);
-      if (typeof loaded === "string") return loaded;
-      const [question] = loaded;
-      if (!question.expect.locations)
-        return 'give "expect": {"locations": […]}: a question graded by a pattern alone is wrong whenever the pattern is';
+      const question = loadOne(input);
+      if (typeof question === "string") return question;
+      const asked = WHERE_DEFINED.exec(question.question.trim())?.[1];
+      if (!asked) return 'the question must be "Where is NAME defined?": its expected line is checked against NAME';
+      if (!question.expect.locations || question.expect.pattern !== undefined)
+        return 'give "expect": {"locations": […]} and no pattern: a pattern no answer matches would make any answer wrong';
+      const names = (asked.match(/[A-Za-z_$][\w$]*/g) ?? []).filter((word) => !NOT_NAMES.has(word.toLowerCase()));
       const root = loadQuestionSet(SDK_SET).workspace;
       // One right line is enough: a right answer cites any one of them, so more lines only make failing harder.
-      const unfair = question.expect.locations.map((location) => unfairLocation(location, question.question, root));
+      const unfair = question.expect.locations.map((location) => unfairLocation(location, names, root));
       if (unfair.every((why) => why !== null)) return unfair[0];
       const turn = await ask(question.question, { root });
       const verdict = grade(turn.result.text, question.expect);
@@ -64,33 +83,43 @@ export const lesson12: Question[] = [
   },
   {
     n: 2,
-    ask: "write an answer that says APIError is NOT defined in the SDK, yet grade() marks right against the apierror-defined question",
-    hint: "grade in src/lab/questions.ts looks for a cited path:line among the expected ones; it does not read the words around it. The expected line is the export class APIError line of core/error.ts.",
+    ask: 'write an answer that says "APIError is not defined" (or never, nowhere), yet grade() marks right against the apierror-defined question',
+    hint: "grade in src/lab/questions.ts looks for a cited path:line among the expected ones; it does not read the words around it. The expected location is in lessons/questions/sdk-source.json.",
     judge: async (answer) => {
-      if (!/\bnot\b|n't\b|\bno\b|\bnever\b/i.test(answer))
-        return "the answer must say APIError is not defined (with not, no or never)";
+      const said = answer.replace(/\bisn't\b/gi, "is not");
+      if (!/\bAPIError is (not|never|nowhere) defined\b/i.test(said))
+        return 'the answer must say "APIError is not defined"';
+      if (/\bis defined\b/i.test(said)) return 'the answer also says "is defined": it must only deny it';
       const question = loadQuestionSet(SDK_SET).questions.find((q) => q.id === "apierror-defined");
       if (!question) return "the check itself failed: apierror-defined is not in lessons/questions/sdk-source.json";
-      const verdict = grade(answer, question.expect);
-      return verdict.right ? null : `grade marks it wrong: it ${verdict.why}`;
+      return grade(answer, question.expect).right
+        ? null
+        : "grade marks it wrong: it cites no location the question expects";
     },
   },
   {
     n: 3,
-    ask: 'for the sample project\'s "Which test files are there?", write a "pattern" (a JavaScript regex, as in a set\'s JSON but unquoted) that passes the offline model\'s answer and fails any answer listing only one test file',
-    hint: "Ask npx scout -p 'Which test files are there?' in lessons/sample-project. A pattern has to hold for every file at once: lookaheads, ^(?=[\\s\\S]*name), each check anywhere in the answer.",
+    ask: "for the sample project's \"Which test files are there?\", write a pattern (the regex itself: single backslashes, no quotes or slashes) that passes the offline model's answer and fails every answer that leaves a test file out",
+    hint: "Ask npx scout -p 'Which test files are there?' in lessons/sample-project. A pattern has to hold for every file at once: a lookahead, (?=[\\s\\S]*name), checks one name anywhere in the answer.",
     judge: async (answer) => {
+      if (/^(["'/]).*\1$/.test(answer)) return "write the regex itself, without quotes or slashes around it";
+      if (answer.includes("\\\\"))
+        return "write single backslashes: \\\\ is how JSON writes one, and a regex reads two";
       try {
         new RegExp(answer);
       } catch (error) {
         return `not a regular expression (${(error as Error).message})`;
       }
-      const { answer: offline, files } = await testFilesAnswer();
-      if (!grade(offline, { pattern: answer }).right) return "it fails the offline model's own (right) answer";
-      const heading = offline.split("\n")[0];
-      for (const file of files)
-        if (grade(`${heading}\n${file}`, { pattern: answer }).right)
-          return `it passes an answer that lists only ${file.slice(2)}`;
+      const { answer: offline, heading, files } = await testFilesAnswer();
+      const passes = (text: string) => stoppable(() => grade(text, { pattern: answer }).right);
+      const whole = passes(offline);
+      if (typeof whole !== "boolean") return whole.tooSlow;
+      if (!whole) return "it fails the offline model's own (right) answer";
+      for (const incomplete of incompleteAnswers(heading, files)) {
+        const verdict = passes(incomplete);
+        if (typeof verdict !== "boolean") return verdict.tooSlow;
+        if (verdict) return `it passes an answer that leaves a file out: ${JSON.stringify(incomplete)}`;
+      }
       return null;
     },
   },

@@ -26,6 +26,7 @@ function blockProblem(block: unknown, index: number): string | null {
   if (b.type !== "tool_use") return `block ${index + 1}: "type" is "text" or "tool_use", not ${JSON.stringify(b.type)}`;
   for (const field of ["id", "name"])
     if (typeof b[field] !== "string") return `block ${index + 1}: a tool_use block needs "${field}", a string`;
+  if (!/^[\w-]{1,64}$/.test(b.id as string)) return `block ${index + 1}: an id is 1 to 64 letters, digits, _ or -`;
   return isObject(b.input) ? null : `block ${index + 1}: a tool_use block needs "input", an object`;
 }
 
@@ -78,8 +79,8 @@ export const lesson13: Question[] = [
       const { bodies } = await onTheWire([text("It is in src/shortly/slugs.py.")]);
       const [body] = bodies;
       const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
-      // Within 2 points: pretty-printed JSON, or bytes instead of characters, shift the share a little.
-      return Math.abs(Number(written) - share) <= 2 ? null : `${written} % is not it`;
+      // Within 3 points: measured on pretty-printed JSON (as --full prints it) the share is about 2 points lower.
+      return Math.abs(Number(written) - share) <= 3 ? null : `${written} % is not it`;
     },
   },
 ];

@@ -52,12 +52,8 @@ export async function ask(
   return { result, history, calls };
 }
 
-/** The CLI's script: the copy tsc compiled with this check when it runs compiled (npm run check), else dist/ (npm test builds it). */
-function cliScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  const compiled = here.endsWith(".js") ? path.resolve(path.dirname(here), "../../src/cli.js") : null;
-  return compiled && fs.existsSync(compiled) ? compiled : path.join(REPO_ROOT, "dist", "cli.js");
-}
+/** The CLI as npm install, npm test and npm run build make it: the lessons' compile leaves the CLI out. */
+const CLI_SCRIPT = path.join(REPO_ROOT, "dist", "cli.js");
 
 /** The learner's environment without what would change the CLI's output: colour, a key, an API address, a model. */
 function quietEnv(): NodeJS.ProcessEnv {
@@ -68,7 +64,7 @@ function quietEnv(): NodeJS.ProcessEnv {
 
 /** Runs the CLI with `args` in `cwd`, offline. */
 export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; stderr: string; status: number | null } {
-  const run = spawnSync(process.execPath, [cliScript(), ...args], {
+  const run = spawnSync(process.execPath, [CLI_SCRIPT, ...args], {
     cwd,
     env: quietEnv(),
     encoding: "utf8",
@@ -83,7 +79,7 @@ export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; std
  */
 export async function cliWithApi(args: string[], baseURL: string, cwd = SAMPLE_PROJECT) {
   const env = { ...quietEnv(), ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: "check-key" };
-  const running = promisify(execFile)(process.execPath, [cliScript(), ...args], { cwd, env, timeout: 30_000 });
+  const running = promisify(execFile)(process.execPath, [CLI_SCRIPT, ...args], { cwd, env, timeout: 30_000 });
   running.child.stdin?.end(); // with -p, Scout reads a piped stdin as part of the question: there is none
   const done = await running.catch((error) => error as { stdout?: string; stderr?: string; code?: number });
   return { stdout: done.stdout ?? "", stderr: done.stderr ?? "", status: "code" in done ? (done.code ?? 1) : 0 };
