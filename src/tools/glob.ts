@@ -1,9 +1,8 @@
 // glob: find files by name pattern with fast-glob, newest first.
-import fs from "node:fs";
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
-import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
+import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -120,14 +119,7 @@ function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, d
   if (!fastGlob().isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
   const resolved = workspace.resolveInWorkspace(rel);
   if (!resolved.ok || workspace.toRelative(resolved.abs) !== rel || !workspace.isVisible(rel)) return;
-  try {
-    const stat = fs.lstatSync(resolved.abs, { bigint: true });
-    if (!stat.isFile()) return;
-    found.total++;
-    insertNewest(found.newest, { rel, mtimeNs: design.sort === "mtime" ? stat.mtimeNs : 0n }, design.cap);
-  } catch {
-    // gone since the walk: nothing to add
-  }
+  addFoundFile(found, { rel, abs: resolved.abs }, design);
 }
 
 /**

@@ -108,20 +108,28 @@ export async function findNewestFiles(
   { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
   const found: FoundFiles = { newest: [], total: 0 };
-  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) => {
-    let mtimeNs = 0n;
-    try {
-      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      const stat = fs.lstatSync(file.abs, { bigint: true });
-      if (!stat.isFile()) return; // a regular file, not a link or a FIFO, whatever the pattern named
-      if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
-    } catch {
-      return; // vanished while walking
-    }
-    found.total++;
-    insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
-  });
+  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) =>
+    addFoundFile(found, file, design),
+  );
   return found;
+}
+
+/**
+ * Counts a matched path in found, and keeps it if it is among the newest, when
+ * it is a regular file: not a link or a FIFO, whatever the pattern named.
+ */
+export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, design: ToolDesign): void {
+  let mtimeNs = 0n;
+  try {
+    // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+    const stat = fs.lstatSync(file.abs, { bigint: true });
+    if (!stat.isFile()) return;
+    if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
+  } catch {
+    return; // vanished since the walk found it
+  }
+  found.total++;
+  insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
 }
 
 /**
