@@ -92,7 +92,10 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Date.now() past which the walk stops at the next file. */
   deadline?: number;
-  /** A cheap test on each match's path, made before the visibility check: false drops it. */
+  /**
+   * A cheap test on each match's path, made before the visibility check: false drops it. A match that is
+   * shown reaches onFile at once, before keep sees the next path.
+   */
   keep?: (rel: string) => boolean;
 }
 
@@ -114,10 +117,7 @@ export async function findNewestFiles(
   return found;
 }
 
-/**
- * Counts a matched path in found, and keeps it if it is among the newest, when
- * it is a regular file: not a link or a FIFO, whatever the pattern named.
- */
+/** Counts a match in found, and keeps it if among the newest, when it is a regular file: not a link or a FIFO. */
 export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, design: ToolDesign): void {
   let mtimeNs = 0n;
   try {
