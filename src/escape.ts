@@ -13,7 +13,7 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /** `\x1b[2J` printed as the seven characters `\x1b[2J`; everything else unchanged. */
 export function escapeControl(text: string): string {
-  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text.replace(CONTROL, (c) => `\\x${hex(c.charCodeAt(0), 2)}`);
 }
 
 // escapePath is the stricter form for text that must stay on one line: a

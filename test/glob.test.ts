@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_BRACE_EXPANSION } from "../src/tools/patterns.js";
+import { BACKSLASH_RULE, MAX_BRACE_EXPANSION } from "../src/tools/patterns.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
 
@@ -171,6 +171,21 @@ describe("glob: patterns that could run away end cleanly", () => {
   it("accepts a brace expansion within the limit", async () => {
     expect((await call(root, "glob", { pattern: "f{1..1000}.txt" })).content).toBe("f1.txt");
     expect((await call(root, "glob", { pattern: "{a,{b,c}}/*.txt" })).content).toBe("a/b.txt");
+  });
+
+  // A pattern with "\" that matches nothing gets its "/" form as a hint, when that one matches: it is walked only
+  // if it passes the checks the pattern passed, so a "\" cannot hide a pattern glob would refuse.
+  it.each([
+    "a\\*x*y*z.txt", // "a/*x*y*z.txt": three wildcards in one segment
+    "x{1..20}\\{1..20}\\{1..20}\\{1..20}", // "x{1..20}/{1..20}/{1..20}/{1..20}": 160,000 patterns
+  ])('answers %s at once, without suggesting a "/" form the checks refuse', async (pattern) => {
+    const dir = tree({ "a/1x2y3z.txt": "", "x1/1/1/1": "" }); // each matches the "/" form
+    const started = Date.now();
+    const { content } = await call(dir, "glob", { pattern });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(content).toMatch(/^No files match /);
+    expect(content).toContain(BACKSLASH_RULE);
+    expect(content).not.toContain("Did you mean");
   });
 
   it("refuses a symlink in the pattern's fixed folders, which fast-glob would follow", async () => {

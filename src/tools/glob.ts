@@ -1,9 +1,8 @@
 // glob: find files by name pattern with fast-glob, newest first.
-import fs from "node:fs";
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
-import { type FoundFiles, findNewestFiles, insertNewest } from "./newest-first.js";
+import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
 import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
@@ -52,24 +51,14 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       // A symlink given as path is searched where it points, as grep does, so each file is
       // judged (and shown) under its real path: the ignore rules are written for that one.
       const baseRel = resolved.realRel;
-      // fast-glob opens a pattern's fixed leading folders ("link/" in "link/*") directly, and
-      // would follow a symlink there: each is checked like a path, and must not be a symlink.
-      for (const { base } of fastGlob().generateTasks(pattern)) {
-        const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, base), "the folder in pattern");
-        if (!folder.ok) return fail(folder.error);
-        const real = workspace.toRelative(folder.abs);
-        if (real !== folder.rel) {
-          return fail(
-            `the folder in pattern "${escapePath(folder.rel)}" goes through a symlink (it is "${escapePath(real)}"); glob does not follow symlinks, so write "${escapePath(real)}" in the pattern`,
-          );
-        }
-      }
+      const folderProblem = fixedFolderProblem(workspace, baseRel, pattern);
+      if (folderProblem) return fail(folderProblem);
 
       let found: FoundFiles;
+      const deadline = Date.now() + GLOB_TIMEOUT_MS;
       try {
         // Smart case, as rg's --smart-case: only an upper-case letter makes the pattern case-sensitive.
         const caseSensitive = /\p{Lu}/u.test(pattern);
-        const deadline = Date.now() + GLOB_TIMEOUT_MS;
         const walked = caseSensitive ? pattern : withoutFixedFolders(pattern);
         found = await findNewestFiles(workspace, baseRel, walked, { design, caseSensitive, signal, deadline });
         addLiteralMatch(workspace, path.posix.join(baseRel, pattern), found, design);
@@ -77,12 +66,19 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         if (signal?.aborted) return fail("glob was cancelled");
         return fail(`glob pattern "${pattern}" could not be used: ${workspace.redact((error as Error).message)}`);
       }
-      // "sub\*.md" is "sub*.md" to fast-glob ("\" escapes); a model used to Windows meant "sub/*.md".
+      // "sub\*.md" is "sub*.md" to fast-glob ("\" escapes); a model used to Windows meant "sub/*.md". That
+      // pattern was never checked: it is walked only if it passes the same checks, and stops as this call does.
       const backslashNote = async () => {
         if (!pattern.includes("\\")) return "";
         const forward = pattern.replace(/\\+/g, "/");
-        const alternative = await findNewestFiles(workspace, baseRel, forward, { design }).catch(() => undefined);
-        const hint = alternative?.total ? ` Did you mean "${forward}"? It matches ${alternative.total} file(s).` : "";
+        const refused =
+          checkPattern(forward) ?? checkPatternComplexity(forward) ?? fixedFolderProblem(workspace, baseRel, forward);
+        const alternative = refused
+          ? undefined
+          : await findNewestFiles(workspace, baseRel, forward, { design, signal, deadline }).catch(() => undefined);
+        // A walk stopped early has a partial count: no suggestion then.
+        const matches = alternative && !alternative.stopped ? alternative.total : 0;
+        const hint = matches ? ` Did you mean "${forward}"? It matches ${matches} file(s).` : "";
         return ` ${BACKSLASH_RULE}${hint}`;
       };
       const where = resolved.rel === "." ? "" : ` in ${escapePath(resolved.rel)}`;
@@ -93,7 +89,9 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         const escapeHint = SYNTAX_IN_NAMES.test(pattern)
           ? ` [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".`
           : "";
-        return ok(`No files match "${pattern}"${where}.${escapeHint}${await backslashNote()}`, "no files");
+        const note = await backslashNote();
+        if (signal?.aborted) return fail("glob was cancelled");
+        return ok(`No files match "${pattern}"${where}.${escapeHint}${note}`, "no files");
       }
 
       const lines = found.newest.map((file) => escapePath(file.rel));
@@ -120,14 +118,24 @@ function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, d
   if (!fastGlob().isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
   const resolved = workspace.resolveInWorkspace(rel);
   if (!resolved.ok || workspace.toRelative(resolved.abs) !== rel || !workspace.isVisible(rel)) return;
-  try {
-    const stat = fs.lstatSync(resolved.abs, { bigint: true });
-    if (!stat.isFile()) return;
-    found.total++;
-    insertNewest(found.newest, { rel, mtimeNs: design.sort === "mtime" ? stat.mtimeNs : 0n }, design.cap);
-  } catch {
-    // gone since the walk: nothing to add
+  addFoundFile(found, { rel, abs: resolved.abs }, design);
+}
+
+/**
+ * Why a pattern's fixed leading folders ("link/" in "link/*") cannot be
+ * walked, or null: fast-glob opens them directly, and would follow a symlink
+ * there, so each is checked like a path, and must not be a symlink.
+ */
+function fixedFolderProblem(workspace: Workspace, baseRel: string, pattern: string): string | null {
+  for (const { base } of fastGlob().generateTasks(pattern)) {
+    const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, base), "the folder in pattern");
+    if (!folder.ok) return folder.error;
+    const real = workspace.toRelative(folder.abs);
+    if (real !== folder.rel) {
+      return `the folder in pattern "${escapePath(folder.rel)}" goes through a symlink (it is "${escapePath(real)}"); glob does not follow symlinks, so write "${escapePath(real)}" in the pattern`;
+    }
   }
+  return null;
 }
 
 /**

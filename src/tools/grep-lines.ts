@@ -36,7 +36,7 @@ export async function* filesShown(files: AsyncIterable<RgFile>, options: ShowOpt
       if (options.context > 0 && shown.length > 0 && lineNumber > lastLine + 1) shown.push("--");
       lastLine = lineNumber;
       const mark = hit ? ":" : "-";
-      const clipped = clipLine(text, options.maxChars, cut || text.length > options.maxChars);
+      const clipped = clipLine(text, options.maxChars, cut);
       shown.push({ file, hit, text: `${name}${mark}${lineNumber}${mark}${clipped}` });
     }
     yield { file, mtimeNs, lines: shown };

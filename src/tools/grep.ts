@@ -1,7 +1,6 @@
 // grep: search file contents with ripgrep (the rg binary shipped in
 // @vscode/ripgrep), files newest first (ties by path), with memory bounded
 // however many lines match.
-import fs from "node:fs";
 import path from "node:path";
 import { NOISE_DIRS } from "../workspace/ignore-rules.js";
 import { DENIED_GLOBS } from "../workspace/protected.js";
@@ -89,7 +88,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const target = resolveSearchRoot(workspace, input, { filesAllowed: true });
       if ("error" in target) return fail(target.error);
       const shownRel = escapePath(target.rel);
-      const size = target.isDirectory ? 0 : fs.statSync(target.abs).size;
+      const { size } = target;
       if (size > MAX_SEARCH_FILE_BYTES) {
         // rg skips big files in a folder, but searches one named alone whatever its size.
         return fail(

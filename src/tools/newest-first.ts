@@ -92,7 +92,10 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Date.now() past which the walk stops at the next file. */
   deadline?: number;
-  /** A cheap test on each match's path, made before the visibility check: false drops it. */
+  /**
+   * A cheap test on each match's path, made before the visibility check: false drops it. A match that is
+   * shown reaches onFile at once, before keep sees the next path.
+   */
   keep?: (rel: string) => boolean;
 }
 
@@ -108,20 +111,25 @@ export async function findNewestFiles(
   { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
   const found: FoundFiles = { newest: [], total: 0 };
-  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) => {
-    let mtimeNs = 0n;
-    try {
-      // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
-      const stat = fs.lstatSync(file.abs, { bigint: true });
-      if (!stat.isFile()) return; // a regular file, not a link or a FIFO, whatever the pattern named
-      if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
-    } catch {
-      return; // vanished while walking
-    }
-    found.total++;
-    insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
-  });
+  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) =>
+    addFoundFile(found, file, design),
+  );
   return found;
+}
+
+/** Counts a match in found, and keeps it if among the newest, when it is a regular file: not a link or a FIFO. */
+export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, design: ToolDesign): void {
+  let mtimeNs = 0n;
+  try {
+    // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
+    const stat = fs.lstatSync(file.abs, { bigint: true });
+    if (!stat.isFile()) return;
+    if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
+  } catch {
+    return; // vanished since the walk found it
+  }
+  found.total++;
+  insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
 }
 
 /**

@@ -42,12 +42,16 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
     return `${argName} "${pattern}" expands to more than ${MAX_BRACE_EXPANSION} alternatives; use a simpler pattern`;
   }
   // Checked again after fast-glob expands the braces: "{.,.}./x" becomes "../x".
-  const expanded = fastGlob()
-    .generateTasks(pattern)
-    .flatMap((task) => task.patterns);
-  if ([pattern, ...expanded].some((p) => DOT_DOT_SEGMENT.test(p)))
+  if ([pattern, ...expandedPatterns(pattern)].some((p) => DOT_DOT_SEGMENT.test(p)))
     return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
+}
+
+/** The patterns fast-glob will match, its braces expanded ("{a,b}/*.ts" is "a/*.ts" and "b/*.ts"). */
+function expandedPatterns(pattern: string): string[] {
+  return fastGlob()
+    .generateTasks(pattern)
+    .flatMap((task) => task.patterns);
 }
 
 /** One node of the tree the braces library parses a pattern into (the fields counted here). */
@@ -120,9 +124,7 @@ function rangeSize(from = "", to = "", step = "1"): number {
  * Checked on each pattern the braces expand to.
  */
 export function checkPatternComplexity(pattern: string, argName = "pattern"): string | null {
-  for (const expanded of fastGlob()
-    .generateTasks(pattern)
-    .flatMap((task) => task.patterns)) {
+  for (const expanded of expandedPatterns(pattern)) {
     const segments = expanded.split("/");
     const isGlobstar = (segment: string) => /^\*{2,}$/.test(segment);
     const globstars = segments.filter(isGlobstar).length;

@@ -130,7 +130,7 @@ async function readWindow(
     if (inWindow()) {
       const text = escapeControlCharacters(decoder.decode(Buffer.concat(current)).replace(/\r$/, ""));
       const cutWhileReading = fullLength > currentBytes;
-      lines.push(clipLine(text, MAX_LINE_CHARS, cutWhileReading || text.length > MAX_LINE_CHARS));
+      lines.push(clipLine(text, MAX_LINE_CHARS, cutWhileReading));
     }
     lineNumber++;
     current = [];

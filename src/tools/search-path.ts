@@ -13,30 +13,27 @@ import { escapePath } from "../escape.js";
  */
 function checkSearchPath(
   workspace: Workspace,
-  { abs, rel: given }: { abs: string; rel: string },
+  { abs, rel: given, realRel }: { abs: string; rel: string; realRel: string },
   { filesAllowed }: { filesAllowed: boolean },
-): { error?: string; isDirectory: boolean } {
+): { error: string } | { isDirectory: boolean; size: number } {
   const rel = escapePath(given); // as messages name it: on one line, whatever the name holds
   let stat: fs.Stats;
   try {
     stat = fs.statSync(abs);
   } catch {
-    return { error: `not found: ${rel}; use list_files to see what exists`, isDirectory: false };
+    return { error: `not found: ${rel}; use list_files to see what exists` };
   }
   if (stat.isDirectory()) {
-    if (!workspace.isVisible(workspace.toRelative(abs), true)) {
+    if (!workspace.isVisible(realRel, true)) {
       return {
         error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`,
-        isDirectory: true,
       };
     }
-    return { isDirectory: true };
+    return { isDirectory: true, size: 0 };
   }
-  if (!filesAllowed)
-    return { error: `${rel} is a file, not a directory; use read_file to read it`, isDirectory: false };
-  if (!stat.isFile())
-    return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened`, isDirectory: false };
-  return { isDirectory: false };
+  if (!filesAllowed) return { error: `${rel} is a file, not a directory; use read_file to read it` };
+  if (!stat.isFile()) return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened` };
+  return { isDirectory: false, size: stat.size };
 }
 
 /** A search root that passed every check: where it is, as given and as resolved. */
@@ -47,6 +44,8 @@ export interface SearchRoot {
   /** Where it really is (through any symlink): what the ignore rules are judged against. */
   realRel: string;
   isDirectory: boolean;
+  /** The file's size in bytes (0 for a directory), from the same stat as the checks. */
+  size: number;
 }
 
 /** The path argument of list_files, glob or grep, resolved in the workspace and checked, or the error to return. */
@@ -57,9 +56,9 @@ export function resolveSearchRoot(
 ): SearchRoot | { error: string } {
   const resolved = workspace.resolveInWorkspace(input);
   if (!resolved.ok) return { error: resolved.error };
-  const { error, isDirectory } = checkSearchPath(workspace, resolved, { filesAllowed });
-  if (error) return { error };
-  return { abs: resolved.abs, rel: resolved.rel, realRel: workspace.toRelative(resolved.abs), isDirectory };
+  const root = { abs: resolved.abs, rel: resolved.rel, realRel: workspace.toRelative(resolved.abs) };
+  const checked = checkSearchPath(workspace, root, { filesAllowed });
+  return "error" in checked ? checked : { ...root, ...checked };
 }
 
 /**

@@ -35,15 +35,24 @@ export async function suggestSimilarPaths(workspace: Workspace, rel: string, sig
   const distanceTo = (other: string) =>
     other === stem || other.startsWith(`${stem}.`) ? 0 : 1 + editDistance(name, other, maxDistance);
   let compared = 0;
+  let distance = 0; // of the name keep last let through, which is the file onFile is then given
+  // Past the cap the walk is stopped, not left to run to the deadline finding nothing more.
+  const capped = new AbortController();
   const walk = {
-    signal,
+    signal: signal ? AbortSignal.any([signal, capped.signal]) : capped.signal,
     deadline: Date.now() + SUGGEST_TIMEOUT_MS,
     // Names are compared before visibility is checked, which is the dearer test.
-    keep: (other: string) => ++compared <= MAX_FILES_COMPARED && distanceTo(baseName(other)) <= maxDistance + 1,
+    keep: (other: string) => {
+      if (++compared > MAX_FILES_COMPARED) {
+        capped.abort();
+        return false;
+      }
+      distance = distanceTo(baseName(other));
+      return distance <= maxDistance + 1;
+    },
   };
   try {
     await forEachVisibleFile(workspace, ".", "**/*", walk, (file) => {
-      const distance = distanceTo(baseName(file.rel));
       const candidate = { rel: file.rel, mtimeNs: mtimeOf(file.abs) };
       insertNewest(distance === 0 ? sameStem : near[distance - 1], candidate, MAX_SUGGESTIONS);
     });

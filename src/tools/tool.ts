@@ -97,9 +97,12 @@ export function fail(message: string): ToolResult {
   return { content: `Error: ${message}`, isError: true, summary: "error" };
 }
 
-/** Clips one line to `max` characters, with a visible marker, so one line can't flood the context. */
-export function clipLine(line: string, max: number, tooLong = line.length > max): string {
-  if (!tooLong) return line;
+/**
+ * Clips one line to `max` characters, with a visible marker, so one line can't flood the context. `cut` says
+ * the line was already cut while reading (it was longer than what the caller kept): it gets the marker too.
+ */
+export function clipLine(line: string, max: number, cut = false): string {
+  if (!cut && line.length <= max) return line;
   // Cut before a surrogate pair, not inside it: half an emoji is not valid text for the API.
   const end = isHighSurrogate(line.charCodeAt(max - 1)) ? max - 1 : max;
   return `${line.slice(0, end)} … [line clipped at ${max} characters]`;

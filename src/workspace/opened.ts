@@ -12,6 +12,8 @@ import path from "node:path";
 export interface Opened {
   fd: number;
   stat: fs.Stats;
+  /** The path the kernel says the descriptor is, or undefined where it cannot say (no /proc). */
+  realPath: string | undefined;
 }
 
 /** Why openChecked opened nothing: no such file, or what it opened was not what was checked. */
@@ -28,12 +30,12 @@ export function openChecked(abs: string): Opened | NotOpened {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ELOOP" ? "moved" : "missing";
   }
-  const opened = realPathOfDescriptor(fd);
-  if (opened !== undefined && opened !== abs) {
+  const realPath = realPathOfDescriptor(fd);
+  if (realPath !== undefined && realPath !== abs) {
     fs.closeSync(fd);
     return "moved";
   }
-  return { fd, stat: fs.fstatSync(fd) };
+  return { fd, stat: fs.fstatSync(fd), realPath };
 }
 
 /** The path the kernel says an open descriptor is, or undefined where it cannot say (no /proc). */
@@ -54,7 +56,7 @@ export function openCheckedFolder(abs: string): { fd: number; listPath: string }
     return "moved";
   }
   // /proc/self/fd/N is the folder that was opened, whatever its path names now.
-  const listPath = realPathOfDescriptor(opened.fd) === undefined ? abs : `/proc/self/fd/${opened.fd}`;
+  const listPath = opened.realPath === undefined ? abs : `/proc/self/fd/${opened.fd}`;
   return { fd: opened.fd, listPath };
 }
 

@@ -108,9 +108,7 @@ export const DENIED_GLOBS = [
  */
 export function rgSkipsName(name: string): boolean {
   const lower = name.toLowerCase();
-  return (
-    PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEX.test(lower) || lower === ".env" || lower === ".envrc"
-  );
+  return isProtectedAnywhere(lower) || lower === ".env" || lower === ".envrc";
 }
 
 /**
@@ -119,9 +117,14 @@ export function rgSkipsName(name: string): boolean {
  */
 export function isDeniedName(name: string, parent = ""): boolean {
   const lower = name.toLowerCase();
-  if (PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEX.test(lower)) return true;
+  if (isProtectedAnywhere(lower)) return true;
   if (PROTECTED_IN_FOLDER.includes(`${parent.toLowerCase()}/${lower}`)) return true;
   return ENV_FAMILY.test(lower) && !lower.split(/[.\-_~]/).some((word) => ENV_EXAMPLE_WORDS.includes(word));
+}
+
+/** True when a lower-cased name is a protected folder or file name, whatever folder holds it. */
+function isProtectedAnywhere(lower: string): boolean {
+  return PROTECTED_FOLDERS.includes(lower) || PROTECTED_FILE_REGEX.test(lower);
 }
 
 /**

@@ -103,10 +103,10 @@ export class Workspace {
         error: `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
       };
 
-    const backslash = this.backslashHint(input, argName);
+    const lexical = path.resolve(this.root, input);
+    const backslash = this.backslashHint(input, lexical, argName);
     if (backslash) return { ok: false, error: backslash };
 
-    const lexical = path.resolve(this.root, input);
     const real = realpathOfDeepestExisting(lexical);
     if (!isInside(this.root, real)) return outside(argName, input);
     // Named as given (a symlink keeps its name), unless the given path only reaches the
@@ -121,8 +121,7 @@ export class Workspace {
    * A path with "\" that names nothing is a Windows-style path: on Linux "\" is a character of a name, so
    * "lib\util.js" would be "not found" with no hint. Says so, with the "/" path when that one exists.
    */
-  private backslashHint(input: string, argName: string): string | undefined {
-    const lexical = path.resolve(this.root, input);
+  private backslashHint(input: string, lexical: string, argName: string): string | undefined {
     if (!input.includes("\\") || !isInside(this.root, lexical) || fs.existsSync(lexical)) return undefined;
     const forward = input.replace(/\\+/g, "/");
     const asForward = this.resolveInWorkspace(forward, argName);
