@@ -127,11 +127,15 @@ export function rankDefinitions(hits: Hit[], name: string): Definition[] {
     const tier = definitionTier(hit.text, name);
     return tier ? [{ ...hit, tier }] : [];
   });
-  const order = (d: Definition) => fileRank(d.path) * 10 + d.tier;
   return found
     .map((d, index) => ({ d, index }))
-    .sort((a, b) => order(a.d) - order(b.d) || a.index - b.index)
+    .sort((a, b) => definitionRank(a.d) - definitionRank(b.d) || a.index - b.index)
     .map(({ d }) => d);
+}
+
+/** How good a definition is, lower first: the file's rank, then the form's tier. */
+export function definitionRank(d: Definition): number {
+  return fileRank(d.path) * 10 + d.tier;
 }
 
 /** The include glob that narrows a capped search: the source language most hits are in, else all source files. */

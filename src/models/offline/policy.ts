@@ -3,10 +3,10 @@ import { definitionAnswer, honestFailure, listAnswer, mentionAnswer, usageAnswer
 import {
   type Definition,
   definitionPattern,
+  definitionRank,
   escapeRegex,
   isCapped,
   stem,
-  fileRank,
   matchesInclude,
   sortBySource,
   narrowingInclude,
@@ -117,7 +117,7 @@ function definitionMove(name: string, owner: string | undefined, done: Exchange[
   const definitions = bestDefinitions(name, owner, done);
   if (definitions.length) {
     const [best, second] = definitions;
-    const alike = second && second.path !== best.path && rank(second) === rank(best);
+    const alike = second && second.path !== best.path && definitionRank(second) === definitionRank(best);
     const reads = (alike ? definitions.slice(0, MAX_PARALLEL_READS) : [best]).map((d) =>
       call("read_file", { path: d.path, offset: windowStart(d), limit: READ_WINDOW }),
     );
@@ -234,10 +234,6 @@ function namedMove(name: string, last: Exchange[]): Move {
       "\n\n",
     ),
   };
-}
-
-function rank(d: Definition): number {
-  return fileRank(d.path) * 10 + d.tier;
 }
 
 function windowStart(d: Definition): number {
