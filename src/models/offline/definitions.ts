@@ -179,6 +179,16 @@ export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * `name` as a whole word: a word boundary before it, and after it unless `followedBy` says what
+ * comes next. The \b goes only beside a word character: beside `$` or `.` it would ask for a letter there.
+ */
+export function wholeWord(name: string, followedBy?: string): string {
+  const start = /^\w/.test(name) ? "\\b" : "";
+  const end = followedBy ?? (/\w$/.test(name) ? "\\b" : "");
+  return `${start}${escapeRegex(name)}${end}`;
+}
+
 /** Whether grep said it stopped at its cap. */
 export function isCapped(result: string): boolean {
   return /more matches exist/.test(result);

@@ -13,6 +13,7 @@ import {
   parseHits,
   rankDefinitions,
   topLevelPattern,
+  wholeWord,
 } from "./definitions.js";
 import type { Question } from "./question.js";
 
@@ -153,7 +154,7 @@ function ownerDefinitions(owner: string, done: Exchange[]): Definition[] {
 
 /** The bare name (a whole word), once more case-insensitively, then an honest "not found". */
 function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: string): Move {
-  const exact = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}${/\w$/.test(name) ? "\\b" : ""}`;
+  const exact = wholeWord(name);
   const tried = done.filter(
     (e) => e.name === "grep" && (e.input.pattern === exact || e.input.pattern === `(?i)${exact}`),
   );
@@ -175,8 +176,7 @@ function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: 
 
 /** Call sites or uses, grouped by file; narrowed to the main language when grep is capped. */
 function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exchange[]): Move {
-  const word = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}`;
-  const pattern = callsOnly ? `${word}\\s*\\(` : `${word}${/\w$/.test(name) ? "\\b" : ""}`;
+  const pattern = wholeWord(name, callsOnly ? "\\s*\\(" : undefined);
   if (!last.length) {
     const thought = callsOnly
       ? `For "who calls", the call sites are the answer: searching for \`${name}(\`, to set the definition and imports apart.`
