@@ -184,18 +184,15 @@ function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exc
     return { thought, calls: [call("grep", { pattern })] };
   }
   const search = last[0];
-  const include = narrowingInclude(parseHits(search.result));
-  if (
-    isCapped(search.result) &&
-    done.length === 1 &&
-    !parseHits(search.result).every((hit) => matchesInclude(hit.path, include))
-  ) {
+  const hits = parseHits(search.result);
+  const include = narrowingInclude(hits);
+  if (isCapped(search.result) && done.length === 1 && !hits.every((hit) => matchesInclude(hit.path, include))) {
     return {
       thought: `grep stopped at its cap, so a count would be wrong; narrowing to ${include} files.`,
       calls: [call("grep", { pattern, include })],
     };
   }
-  return { answer: usageAnswer(name, parseHits(search.result), callsOnly, isCapped(search.result)) };
+  return { answer: usageAnswer(name, hits, callsOnly, isCapped(search.result)) };
 }
 
 /** Lines that mention two words together (either order), else the longer word alone. */
