@@ -73,8 +73,17 @@ export function definitionTier(text: string, name: string): Tier | null {
   const firstWord = /^\s*([A-Za-z_]+)/.exec(text)?.[1] ?? "";
   if (STATEMENT_WORDS.has(firstWord)) return null;
   if (/^\s*type\s+[\w$]+(\s+as\s+[\w$]+)?,?\s*$/.test(text)) return null; // an entry of an import or export { … } list
-  for (const form of forms(name)) if (new RegExp(form.source).test(text)) return form.tier;
+  for (const form of compiledForms(name)) if (form.regex.test(text)) return form.tier;
   return null;
+}
+
+/** The last name's forms, compiled: definitionTier is asked about one name for every hit of a search in a row. */
+let compiled: { name: string; forms: { tier: Tier; regex: RegExp }[] } | undefined;
+
+function compiledForms(name: string): { tier: Tier; regex: RegExp }[] {
+  if (compiled?.name !== name)
+    compiled = { name, forms: forms(name).map(({ tier, source }) => ({ tier, regex: new RegExp(source) })) };
+  return compiled.forms;
 }
 
 export interface Hit {
