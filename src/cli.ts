@@ -225,12 +225,11 @@ function readVersion(): string {
   return `scout ${pkg.version}`;
 }
 
-// Node 22.1+ can cache what it compiles of each module on disk (in the OS temp folder;
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip most compiling. Node 20 cannot.
+// Node 22.8+ can cache what it compiles of each module on disk (in the OS temp folder;
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip most compiling. Node 20
+// cannot: it has no enableCompileCache, so the `?.` skips the call.
 async function useCompileCache(): Promise<void> {
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major > 22 || (major === 22 && minor >= 1))
-    ((await import("node:module")) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  ((await import("node:module")) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 }
 
 await useCompileCache();

@@ -7,7 +7,7 @@ import { escapeControl } from "./escape.js";
 import { estimateTokens, formatCount } from "./tokens/count.js";
 import { describeUsage, type Pricing } from "./tokens/cost.js";
 
-/** Tool inputs longer than this are clipped in the step line (the trace keeps them whole). */
+/** Tool inputs longer than this are clipped in the step line and the pause line (the trace keeps them whole). */
 const MAX_INPUT_CHARS = 200;
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -77,7 +77,7 @@ export class StepLog {
       );
       return;
     }
-    const input = clip(JSON.stringify(event.input), MAX_INPUT_CHARS);
+    const input = formatInput(event.input);
     const outcome = event.skipped
       ? "skipped by the user"
       : event.result.isError
@@ -173,6 +173,11 @@ function formatUsage(usage: Usage): string {
 /** A tool result's size: what it adds to the context on every later request. */
 export function formatSize(content: string): string {
   return `${formatCount(content.length)} chars · ~${formatCount(estimateTokens(content))} tokens`;
+}
+
+/** A tool's input as a person reads it: its JSON, clipped (the step line, and --step's pause line). */
+export function formatInput(input: unknown): string {
+  return clip(JSON.stringify(input), MAX_INPUT_CHARS);
 }
 
 function clip(text: string, max: number): string {

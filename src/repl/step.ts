@@ -8,10 +8,9 @@ import { createRequire } from "node:module";
 import type ReadlineSync from "readline-sync";
 import type { Decision, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
+import { formatInput } from "../steplog.js";
 import { formatCount } from "../tokens/count.js";
 
-/** Tool inputs longer than this are clipped in the pause line. */
-const MAX_INPUT_CHARS = 200;
 export const STEP_KEYS = "space runs it · s skips the tool · c continues to the end of the turn · q ends the turn";
 
 /**
@@ -29,7 +28,7 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
       const what =
         decision.type === "model"
           ? `model call with ${decision.messages} message${decision.messages === 1 ? "" : "s"}, ${formatCount(decision.inputTokensSoFar)} input tokens so far this turn`
-          : `${decision.name} ${clip(JSON.stringify(decision.input))}`;
+          : `${decision.name} ${formatInput(decision.input)}`;
       const keys = decision.type === "tool" ? "[space/s/c/q]" : "[space/c/q]";
       // Required on first use, not imported: see CommonJS packages in src/workspace/ignore-rules.ts.
       const readlineSync = createRequire(import.meta.url)("readline-sync") as typeof ReadlineSync;
@@ -50,8 +49,4 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
 
 function describeKey(key: string): string {
   return { " ": "run", s: "skip", c: "continue", q: "quit" }[key] ?? key;
-}
-
-function clip(text: string): string {
-  return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
 }

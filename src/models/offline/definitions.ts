@@ -73,8 +73,17 @@ export function definitionTier(text: string, name: string): Tier | null {
   const firstWord = /^\s*([A-Za-z_]+)/.exec(text)?.[1] ?? "";
   if (STATEMENT_WORDS.has(firstWord)) return null;
   if (/^\s*type\s+[\w$]+(\s+as\s+[\w$]+)?,?\s*$/.test(text)) return null; // an entry of an import or export { … } list
-  for (const form of forms(name)) if (new RegExp(form.source).test(text)) return form.tier;
+  for (const form of compiledForms(name)) if (form.regex.test(text)) return form.tier;
   return null;
+}
+
+/** The last name's forms, compiled: definitionTier is asked about one name for every hit of a search in a row. */
+let compiled: { name: string; forms: { tier: Tier; regex: RegExp }[] } | undefined;
+
+function compiledForms(name: string): { tier: Tier; regex: RegExp }[] {
+  if (compiled?.name !== name)
+    compiled = { name, forms: forms(name).map(({ tier, source }) => ({ tier, regex: new RegExp(source) })) };
+  return compiled.forms;
 }
 
 export interface Hit {
@@ -127,11 +136,15 @@ export function rankDefinitions(hits: Hit[], name: string): Definition[] {
     const tier = definitionTier(hit.text, name);
     return tier ? [{ ...hit, tier }] : [];
   });
-  const order = (d: Definition) => fileRank(d.path) * 10 + d.tier;
   return found
     .map((d, index) => ({ d, index }))
-    .sort((a, b) => order(a.d) - order(b.d) || a.index - b.index)
+    .sort((a, b) => definitionRank(a.d) - definitionRank(b.d) || a.index - b.index)
     .map(({ d }) => d);
+}
+
+/** How good a definition is, lower first: the file's rank, then the form's tier. */
+export function definitionRank(d: Definition): number {
+  return fileRank(d.path) * 10 + d.tier;
 }
 
 /** The include glob that narrows a capped search: the source language most hits are in, else all source files. */
@@ -173,6 +186,16 @@ export function isComment(text: string): boolean {
 
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * `name` as a whole word: a word boundary before it, and after it unless `followedBy` says what
+ * comes next. The \b goes only beside a word character: beside `$` or `.` it would ask for a letter there.
+ */
+export function wholeWord(name: string, followedBy?: string): string {
+  const start = /^\w/.test(name) ? "\\b" : "";
+  const end = followedBy ?? (/\w$/.test(name) ? "\\b" : "");
+  return `${start}${escapeRegex(name)}${end}`;
 }
 
 /** Whether grep said it stopped at its cap. */

@@ -3,16 +3,17 @@ import { definitionAnswer, honestFailure, listAnswer, mentionAnswer, usageAnswer
 import {
   type Definition,
   definitionPattern,
+  definitionRank,
   escapeRegex,
   isCapped,
   stem,
-  fileRank,
   matchesInclude,
   sortBySource,
   narrowingInclude,
   parseHits,
   rankDefinitions,
   topLevelPattern,
+  wholeWord,
 } from "./definitions.js";
 import type { Question } from "./question.js";
 
@@ -117,7 +118,7 @@ function definitionMove(name: string, owner: string | undefined, done: Exchange[
   const definitions = bestDefinitions(name, owner, done);
   if (definitions.length) {
     const [best, second] = definitions;
-    const alike = second && second.path !== best.path && rank(second) === rank(best);
+    const alike = second && second.path !== best.path && definitionRank(second) === definitionRank(best);
     const reads = (alike ? definitions.slice(0, MAX_PARALLEL_READS) : [best]).map((d) =>
       call("read_file", { path: d.path, offset: windowStart(d), limit: READ_WINDOW }),
     );
@@ -153,7 +154,7 @@ function ownerDefinitions(owner: string, done: Exchange[]): Definition[] {
 
 /** The bare name (a whole word), once more case-insensitively, then an honest "not found". */
 function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: string): Move {
-  const exact = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}${/\w$/.test(name) ? "\\b" : ""}`;
+  const exact = wholeWord(name);
   const tried = done.filter(
     (e) => e.name === "grep" && (e.input.pattern === exact || e.input.pattern === `(?i)${exact}`),
   );
@@ -175,8 +176,7 @@ function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: 
 
 /** Call sites or uses, grouped by file; narrowed to the main language when grep is capped. */
 function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exchange[]): Move {
-  const word = `${/^\w/.test(name) ? "\\b" : ""}${escapeRegex(name)}`;
-  const pattern = callsOnly ? `${word}\\s*\\(` : `${word}${/\w$/.test(name) ? "\\b" : ""}`;
+  const pattern = wholeWord(name, callsOnly ? "\\s*\\(" : undefined);
   if (!last.length) {
     const thought = callsOnly
       ? `For "who calls", the call sites are the answer: searching for \`${name}(\`, to set the definition and imports apart.`
@@ -184,18 +184,15 @@ function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exc
     return { thought, calls: [call("grep", { pattern })] };
   }
   const search = last[0];
-  const include = narrowingInclude(parseHits(search.result));
-  if (
-    isCapped(search.result) &&
-    done.length === 1 &&
-    !parseHits(search.result).every((hit) => matchesInclude(hit.path, include))
-  ) {
+  const hits = parseHits(search.result);
+  const include = narrowingInclude(hits);
+  if (isCapped(search.result) && done.length === 1 && !hits.every((hit) => matchesInclude(hit.path, include))) {
     return {
       thought: `grep stopped at its cap, so a count would be wrong; narrowing to ${include} files.`,
       calls: [call("grep", { pattern, include })],
     };
   }
-  return { answer: usageAnswer(name, parseHits(search.result), callsOnly, isCapped(search.result)) };
+  return { answer: usageAnswer(name, hits, callsOnly, isCapped(search.result)) };
 }
 
 /** Lines that mention two words together (either order), else the longer word alone. */
@@ -234,10 +231,6 @@ function namedMove(name: string, last: Exchange[]): Move {
       "\n\n",
     ),
   };
-}
-
-function rank(d: Definition): number {
-  return fileRank(d.path) * 10 + d.tier;
 }
 
 function windowStart(d: Definition): number {
