@@ -153,10 +153,10 @@ describe("start-up: a command loads only the packages it uses", () => {
     expect(loaded).not.toContain("(toLocaleString)");
   });
 
-  // Node 20 has no compile cache (the test is skipped there); 22.1+ does.
+  // Node 20 has no compile cache API (the test is skipped there); 22.8+ does.
   const hasCompileCache = "enableCompileCache" in nodeModule;
   it.skipIf(!hasCompileCache)(
-    "on Node 22.1+, keeps compiled modules in the OS temp folder's compile cache",
+    "on Node 22.8+, keeps compiled modules in the OS temp folder's compile cache",
     async () => {
       const tmp = makeTree({});
       const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: { TMPDIR: tmp } });
