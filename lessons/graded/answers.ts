@@ -6,6 +6,7 @@
 // what is wrong, and the check prints the question's hint under it.
 import fs from "node:fs";
 import vm from "node:vm";
+import { formatCount } from "../../src/tokens/count.js";
 import type { CaseResult } from "../exercises.js";
 
 /** One graded question of a lesson. */
@@ -46,7 +47,7 @@ export async function checkAnswers(
 ): Promise<CaseResult[]> {
   const size = fs.statSync(file).size;
   if (size > MAX_ANSWERS_FILE_BYTES)
-    throw new Error(`it holds ${size.toLocaleString("en-US")} bytes; an answers file is a few lines`);
+    throw new Error(`it holds ${formatCount(size)} bytes; an answers file is a few lines`);
   const answers = parseAnswers(fs.readFileSync(file, "utf8"));
   const results: CaseResult[] = [];
   for (const question of questions) {

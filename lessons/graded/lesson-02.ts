@@ -1,4 +1,5 @@
 // Lesson 2's graded questions: paging with the footer, the suggestions for a wrong path, a window asked for exactly.
+import { parseHits } from "../../src/models/offline/definitions.js";
 import { isNumber, isText, jsonInput, type Question } from "./answers.js";
 import { tool } from "./live.js";
 
@@ -31,7 +32,7 @@ export const lesson02: Question[] = [
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
       const def = (await tool("grep", { pattern: "def make_slug", path: SLUGS })).content;
-      const line = Number(/^(?:[^:\n]*:)?(\d+):/.exec(def)?.[1]);
+      const line = Number(parseHits(def)[0]?.line);
       const want = await tool("read_file", { path: SLUGS, offset: line + 1 });
       const got = await tool("read_file", input);
       if (got.isError) return `read_file refused it: ${got.content}`;

@@ -1,15 +1,10 @@
 // Lesson 4's graded questions: a pattern for the calls only, a dot that matches anything, an ignored folder named outright.
+import { type Hit, parseHits } from "../../src/models/offline/definitions.js";
 import { isNumber, isText, jsonInput, type Question } from "./answers.js";
 import { tool } from "./live.js";
 
-/** The `path:line` of each match in grep's result. */
-function matches(content: string): string[] {
-  return content
-    .split("\n")
-    .map((line) => /^([^:\n]+:\d+):/.exec(line)?.[1])
-    .filter((hit): hit is string => hit !== undefined)
-    .sort();
-}
+/** The `path:line` of each hit, sorted. */
+const places = (hits: Hit[]) => hits.map((hit) => `${hit.path}:${hit.line}`).sort();
 
 export const lesson04: Question[] = [
   {
@@ -21,9 +16,9 @@ export const lesson04: Question[] = [
       if (typeof input === "string") return input;
       const got = await tool("grep", input);
       if (got.isError) return `grep refused it: ${got.content}`;
-      const every = (await tool("grep", { pattern: "make_slug" })).content.split("\n");
-      const calls = every.filter((line) => /make_slug\s*\(/.test(line) && !/:\d+:\s*def\s/.test(line));
-      const [want, found] = [matches(calls.join("\n")), matches(got.content)];
+      const every = parseHits((await tool("grep", { pattern: "make_slug" })).content);
+      const calls = every.filter(({ text }) => /make_slug\s*\(/.test(text) && !/^\s*def\s/.test(text));
+      const [want, found] = [places(calls), places(parseHits(got.content))];
       const missing = want.filter((hit) => !found.includes(hit)).length;
       const extra = found.filter((hit) => !want.includes(hit));
       if (missing === 0 && extra.length === 0) return null;
@@ -36,8 +31,7 @@ export const lesson04: Question[] = [
     hint: "In a regex . matches any character. Look at each hit's text: which one has no dot after shortly?",
     judge: isText(async () => {
       const { content } = await tool("grep", { pattern: "shortly.config" });
-      const odd = content.split("\n").find((line) => /:\d+:/.test(line) && !/shortly\.config/.test(line));
-      return odd?.split(":")[0] ?? "(none)";
+      return parseHits(content).find((hit) => !/shortly\.config/.test(hit.text))?.path ?? "(none)";
     }),
   },
   {
@@ -46,7 +40,7 @@ export const lesson04: Question[] = [
     hint: "Run both with npx scout tool grep in lessons/sample-project. Ignore rules decide what a search walks into, not what you name.",
     judge: isNumber(async () => {
       const { content } = await tool("grep", { pattern: "make_slug", path: "build/lib/shortly/slugs.py" });
-      return matches(content).length;
+      return parseHits(content).length;
     }),
   },
 ];

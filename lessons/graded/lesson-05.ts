@@ -1,9 +1,7 @@
 // Lesson 5's graded questions: how many windows a definition gets, where a window starts and ends, what a narrow pattern saves.
+import { parseHits } from "../../src/models/offline/definitions.js";
 import { isList, isNumber, isText, type Question } from "./answers.js";
 import { ask, tool } from "./live.js";
-
-/** How many matching lines a grep result holds. */
-const hitCount = (content: string) => content.split("\n").filter((line) => /^[^:\n]+:\d+:/.test(line)).length;
 
 export const lesson05: Question[] = [
   {
@@ -37,9 +35,9 @@ export const lesson05: Question[] = [
     ask: 'how many lines does grep return for the bare name make_slug, and how many for the pattern the offline model uses for "who calls make_slug?"? (two numbers, bare name first)',
     hint: 'Run npx scout tool grep \'{"pattern":"make_slug"}\', then ask the question and read the pattern on the [2] line.',
     judge: isList(async () => {
-      const bare = hitCount((await tool("grep", { pattern: "make_slug" })).content);
+      const bare = parseHits((await tool("grep", { pattern: "make_slug" })).content).length;
       const calls = (await ask("who calls make_slug?")).calls.find((c) => c.name === "grep");
-      return [String(bare), String(hitCount(calls?.result.content ?? ""))];
+      return [String(bare), String(parseHits(calls?.result.content ?? "").length)];
     }, true),
   },
 ];

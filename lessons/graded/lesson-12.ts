@@ -1,12 +1,11 @@
 // Lesson 12's graded questions: a question the offline model gets wrong, an answer the grader wrongly passes, a pattern that grades a list.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { grade, type LabQuestion } from "../../src/lab/questions.js";
 import { loadQuestionSet, QuestionSetError } from "../../src/lab/question-set.js";
 import { definitionTier } from "../../src/models/offline/definitions.js";
 import { jsonInput, type Question, stoppable } from "./answers.js";
-import { ask, REPO_ROOT } from "./live.js";
+import { ask, inScratch, REPO_ROOT } from "./live.js";
 
 /** The SDK's sources, as lessons/questions/sdk-source.json asks about them. */
 const SDK_SET = path.join(REPO_ROOT, "lessons", "questions", "sdk-source.json");
@@ -16,23 +15,21 @@ const WHERE_DEFINED = /^where is (.+?) defined\??$/i;
 const NOT_NAMES = new Set(["the", "a", "an", "of", "in", "on", "method", "function", "class", "type", "interface"]);
 
 /**
- * The learner's question as `scout lab` loads it from a set of its own, in the SDK's sources, or why it is
- * refused. Synchronous, and stopped after a second: a "path:/regex/" location is the learner's regex.
+ * The learner's question as `scout lab` loads it from a set of its own, in the SDK's sources (`sdk`), or why it
+ * is refused. The load is stopped after a second: a "path:/regex/" location is the learner's regex.
  */
-function loadOne(question: Record<string, unknown>): LabQuestion | string {
-  const sdk = loadQuestionSet(SDK_SET).workspace;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "scout-answers-"));
-  const file = path.join(scratch, "one.json");
-  try {
+async function loadOne(question: Record<string, unknown>, sdk: string): Promise<LabQuestion | string> {
+  return inScratch(async (scratch) => {
+    const file = path.join(scratch, "one.json");
     fs.writeFileSync(file, JSON.stringify({ workspace: sdk, questions: [question] }));
-    const loaded = stoppable(() => loadQuestionSet(file).questions[0]);
-    return "tooSlow" in loaded ? loaded.tooSlow : loaded;
-  } catch (error) {
-    if (error instanceof QuestionSetError) return `scout lab refuses it: ${error.message.replace(`${file}: `, "")}`;
-    throw error;
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
+    try {
+      const loaded = stoppable(() => loadQuestionSet(file).questions[0]);
+      return "tooSlow" in loaded ? loaded.tooSlow : loaded;
+    } catch (error) {
+      if (error instanceof QuestionSetError) return `scout lab refuses it: ${error.message.replace(`${file}: `, "")}`;
+      throw error;
+    }
+  });
 }
 
 /** Why an expected location is not a fair one (its line must define a name the question asks about), or null. */
@@ -65,14 +62,14 @@ export const lesson12: Question[] = [
     judge: async (answer) => {
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
-      const question = loadOne(input);
+      const root = loadQuestionSet(SDK_SET).workspace;
+      const question = await loadOne(input, root);
       if (typeof question === "string") return question;
       const asked = WHERE_DEFINED.exec(question.question.trim())?.[1];
       if (!asked) return 'the question must be "Where is NAME defined?": its expected line is checked against NAME';
       if (!question.expect.locations || question.expect.pattern !== undefined)
         return 'give "expect": {"locations": […]} and no pattern: a pattern no answer matches would make any answer wrong';
       const names = (asked.match(/[A-Za-z_$][\w$]*/g) ?? []).filter((word) => !NOT_NAMES.has(word.toLowerCase()));
-      const root = loadQuestionSet(SDK_SET).workspace;
       // One right line is enough: a right answer cites any one of them, so more lines only make failing harder.
       const unfair = question.expect.locations.map((location) => unfairLocation(location, names, root));
       if (unfair.every((why) => why !== null)) return unfair[0];

@@ -51,8 +51,12 @@ export function describeUsage(usage: Usage, pricing?: Pricing): string {
   return parts.filter(Boolean).join(" · ");
 }
 
-/** Adds usages up, cache fields included. */
-export function addUsage(sum: Usage, more: Usage): Usage {
+/** Usages added up, cache fields included: a session's turns, a trace's calls. */
+export function sumUsage(usages: Usage[]): Usage {
+  return usages.reduce(addUsage, { input_tokens: 0, output_tokens: 0 });
+}
+
+function addUsage(sum: Usage, more: Usage): Usage {
   return {
     input_tokens: sum.input_tokens + more.input_tokens,
     output_tokens: sum.output_tokens + more.output_tokens,

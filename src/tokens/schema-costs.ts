@@ -4,7 +4,7 @@ import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
 import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
 import { MODEL_SIZES_DATE, TOOL_PROMPT_SOURCE, toolPromptTokens } from "./model-sizes.js";
-import { formatDollars, PRICES_DATE, priceOf } from "./prices.js";
+import { dollars, formatDollars, PRICES_DATE, priceOf } from "./prices.js";
 import { escapePath } from "../escape.js";
 
 /** The one user message every row of the table is counted with. */
@@ -143,10 +143,14 @@ export function formatSchemaCosts(costs: SchemaCosts): string {
   lines.push(row("all tools, per request", "", `${approx}${formatCount(costs.total)}`));
   const price = priceOf(costs.model);
   if (price) {
-    const perRequest = (costs.total * price.input) / 1_000_000;
+    const perRequest = dollars({ input_tokens: costs.total, output_tokens: 0 }, price);
+    const cachedPer1000 = dollars(
+      { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: costs.total * 1000 },
+      price,
+    );
     lines.push(
       `  in dollars (${model} input price, ${PRICES_DATE}): ${approx}${formatDollars(perRequest)} per request, ` +
-        `${approx}${formatDollars(perRequest * 1000)} per 1,000 requests; read from the prompt cache, ${approx}${formatDollars((costs.total * price.cacheRead) / 1000)} per 1,000`,
+        `${approx}${formatDollars(perRequest * 1000)} per 1,000 requests; read from the prompt cache, ${approx}${formatDollars(cachedPer1000)} per 1,000`,
     );
   } else lines.push(`  in dollars: price unknown for ${model}`);
   lines.push("");

@@ -1,7 +1,7 @@
 // What this session has used in tokens and dollars: a tool's results stay in the history, so they cost on
 // every later call; the step log, /tokens and the exit line show it.
 import type { ModelRequest, StepEvent, Usage } from "../agent.js";
-import { addUsage, describeUsage, type Pricing } from "./cost.js";
+import { describeUsage, type Pricing, sumUsage } from "./cost.js";
 import { estimateTokens, formatCount } from "./count.js";
 
 /** What this session has cost so far: per turn, per tool's results, and the last request sent (for /request). */
@@ -22,18 +22,13 @@ export class SessionUsage {
     this.tools.set(event.name, tool);
   };
 
-  /** Every turn's usage added up. */
-  total(): Usage {
-    return this.turns.reduce(addUsage, { input_tokens: 0, output_tokens: 0 });
-  }
-
   /** `offline`: the offline model estimates its own usage; Claude's comes from the API. */
   format(offline: boolean, pricing?: Pricing): string {
     if (this.turns.length === 0) return "This session: no turns yet.";
     const source = offline ? "the offline model's own estimates" : "as the API reported it";
     const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
     for (const [i, turn] of this.turns.entries()) lines.push(`  turn ${i + 1}: ${describeUsage(turn, pricing)}`);
-    if (this.turns.length > 1) lines.push(`  in all: ${describeUsage(this.total(), pricing)}`);
+    if (this.turns.length > 1) lines.push(`  in all: ${describeUsage(sumUsage(this.turns), pricing)}`);
     for (const [name, tool] of this.tools) {
       lines.push(
         `  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`,
@@ -45,6 +40,6 @@ export class SessionUsage {
   /** The exit line: "session: 2 turns · 7,833 input tokens · … · $0.0096", or "" when no turn ran. */
   exitLine(pricing?: Pricing): string {
     const n = this.turns.length;
-    return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeUsage(this.total(), pricing)}`;
+    return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeUsage(sumUsage(this.turns), pricing)}`;
   }
 }

@@ -11,7 +11,7 @@
 import type { Usage } from "../agent.js";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
-import { addUsage, describeCaching, type Pricing } from "./cost.js";
+import { describeCaching, type Pricing, sumUsage } from "./cost.js";
 import { type Counter, formatCount } from "./count.js";
 import { cacheMinimum, toolPromptTokens } from "./model-sizes.js";
 import { dollars, formatDollars, modelKey, priceOf, totalInput, uncached } from "./prices.js";
@@ -25,6 +25,8 @@ interface Column {
   model: string;
   /** How these figures were made. */
   how: string;
+  /** Whether they are estimates (shown with "~"), not the API's usage or counts. */
+  estimate: boolean;
   without: Usage[];
   with: Usage[];
 }
@@ -37,10 +39,10 @@ export function simulateCaching(
 ): Usage[] {
   let entries = new Map<number, number>(); // prefix length → last use (ms)
   let previousMessages = 0;
-  return calls.map(({ input, output, messages, time = 0 }, i) => {
+  return calls.map(({ input, output, messages, time = 0 }) => {
     if (messages <= previousMessages) entries = new Map([...entries].filter(([length]) => length === stablePrefix));
     previousMessages = messages;
-    for (const [length, used] of entries) if (i > 0 && time - used > CACHE_LIFETIME_MS) entries.delete(length);
+    for (const [length, used] of entries) if (time - used > CACHE_LIFETIME_MS) entries.delete(length);
     const hits = [...entries.keys()].filter((length) => length <= input);
     const read = hits.length ? Math.max(...hits) : 0;
     if (read) entries.set(read, time);
@@ -75,6 +77,7 @@ export async function whatIf(
   columns.push({
     model: ranOn,
     how: offlineRun ? "as run, the offline model's own estimates" : "as run (usage the API reported)",
+    estimate: offlineRun,
     without: cachedRun ? asRun.map(uncached) : asRun,
     with: cachedRun
       ? asRun
@@ -85,7 +88,7 @@ export async function whatIf(
   // The offline model has no price, so an offline run is always compared with a Claude model.
   const other = options.other ?? (offlineRun ? options.fallback : undefined);
   if (other) columns.push(await recount(trace, other, offlineRun, options));
-  return format(trace, columns, offlineRun);
+  return format(trace, columns);
 }
 
 /** The same calls on another model: counted again with a key when the trace allows, else adjusted by the hidden prompts. */
@@ -98,7 +101,8 @@ async function recount(
   const tools = toolSchemas();
   let inputs: number[];
   let how: string;
-  if (options.exact && trace.calls.every((call) => call.sent)) {
+  const exact = options.exact && trace.calls.every((call) => call.sent);
+  if (exact) {
     inputs = [];
     for (const call of trace.calls)
       inputs.push(await options.counter({ model, system: SYSTEM_PROMPT, tools, messages: call.sent ?? [] }));
@@ -120,6 +124,7 @@ async function recount(
   return {
     model: escapePath(modelKey(model)),
     how,
+    estimate: offlineRun || !exact,
     without: calls.map((c) => ({ input_tokens: c.input, output_tokens: c.output })),
     with: minimum === undefined ? [] : simulateCaching(calls, await stablePrefix(model, options), minimum),
   };
@@ -145,34 +150,31 @@ async function stablePrefix(model: string, { counter, exact }: { counter: Counte
   return counter({ model, system: SYSTEM_PROMPT, tools: toolSchemas(), messages: [{ role: "user", content: "." }] });
 }
 
-const sum = (usages: Usage[]): Usage => usages.reduce(addUsage, { input_tokens: 0, output_tokens: 0 });
-
 /** Rows of the call-by-call table, at most; the rest are counted. */
 export const MAX_CALL_ROWS = 20;
 
-function format(trace: Trace, columns: Column[], offlineRun: boolean): string {
+function format(trace: Trace, columns: Column[]): string {
   const lines = [
     `What this trace cost, and would cost · ${plural(trace.turns, "turn")} · ${plural(trace.calls.length, "model call")}${trace.skipped ? ` · ${plural(trace.skipped, "record")} skipped` : ""}`,
     "",
     `${"".padEnd(22)}${"input tokens".padStart(14)}${"output".padStart(9)}${"without caching".padStart(18)}${"with caching".padStart(16)}`,
   ];
   for (const column of columns) {
-    const estimate = offlineRun || column.how.startsWith("estimate");
-    const pricing: Pricing = { model: column.model, estimate };
+    const pricing: Pricing = { model: column.model, estimate: column.estimate };
     const price = priceOf(column.model);
     const cost = (usages: Usage[]) =>
       !price
         ? "price unknown"
         : usages.length === 0
           ? "minimum unknown"
-          : `${estimate ? "~" : ""}${formatDollars(dollars(sum(usages), price))}`;
-    const without = sum(column.without);
+          : `${column.estimate ? "~" : ""}${formatDollars(dollars(sumUsage(usages), price))}`;
+    const without = sumUsage(column.without);
     lines.push(
       `${column.model.padEnd(22)}${formatCount(totalInput(without)).padStart(14)}${formatCount(without.output_tokens).padStart(9)}${cost(column.without).padStart(18)}${cost(column.with).padStart(16)}`,
     );
     lines.push(`  ${column.how}`);
     if (column.with.length) {
-      const cached = describeCaching(sum(column.with), pricing);
+      const cached = describeCaching(sumUsage(column.with), pricing);
       const minimum = cacheMinimum(column.model);
       lines.push(
         `  with caching: ${cached || `nothing cached: no prefix reached ${column.model}'s minimum of ${formatCount(minimum ?? 0)} tokens`}`,
@@ -182,7 +184,7 @@ function format(trace: Trace, columns: Column[], offlineRun: boolean): string {
   const last = columns[columns.length - 1];
   const price = priceOf(last.model);
   if (price && last.with.length) {
-    const approx = offlineRun || last.how.startsWith("estimate") ? "~" : "";
+    const approx = last.estimate ? "~" : "";
     const money = (usage: Usage) => `${approx}${formatDollars(dollars(usage, price))}`;
     lines.push(
       "",
