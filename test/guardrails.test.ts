@@ -2,7 +2,6 @@
 // adversarial suite tries every way out of the workspace and at protected
 // files. Every outside or protected file holds a unique secret; no output
 // (content or summary) may contain one, nor the host path of the workspace.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,7 +15,7 @@ import {
 } from "../src/tools/tool.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { call, type FileSpec, makeTree, runCli } from "./helpers.js";
+import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {
   const root = makeTree({ "a.txt": "a\n" });
@@ -396,18 +395,13 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     // rg reads a symlinked .gitignore (Scout does not) and complains about lines it cannot
     // parse. A path longer than PATH_MAX makes rg fail on a file too, so it exits with 2.
     const dir = makeTree({ "app/a/m.txt": "MARK\n" });
-    try {
-      const app = path.join(dir, "app");
-      fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
-      const tooLong = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
-      execFileSync("mkdir", ["-p", tooLong], { cwd: app }); // mkdir -p can build what one path cannot name
-      for (const pattern of ["MARK", "NOPE"]) {
-        const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
-        expectNoLeak(result);
-        expect(result.content).not.toContain(dir);
-      }
-    } finally {
-      execFileSync("rm", ["-rf", dir]); // rm walks a tree too deep for one path
+    const app = path.join(dir, "app");
+    fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
+    mkdirDeep(app, TOO_DEEP);
+    for (const pattern of ["MARK", "NOPE"]) {
+      const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
+      expectNoLeak(result);
+      expect(result.content).not.toContain(dir);
     }
   });
 });
@@ -705,29 +699,23 @@ describe("rg's output cannot be forged by a file name (--json)", () => {
 });
 
 describe("rg's error lines follow the visibility rule", () => {
-  const deep = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
-
   it("never name a protected or hidden path, nor a file Scout can read itself", async () => {
     // A path past PATH_MAX is unreadable even to root; rg complains about it on stderr.
     const dir = makeTree({ ".ignore": "private/\n", "README.md": "docs\n", "a.txt": "MARK\n" });
-    try {
-      const hiddenFolders = [
-        `.env.d/prod-db-password-is-hunter2/${deep}`,
-        `private/hunter2/${deep}`,
-        `node_modules/hunter2/${deep}`,
-        `visible/${deep}/x\nrg: ./README.md`, // a forged line naming a readable file
-      ];
-      for (const folder of hiddenFolders) execFileSync("mkdir", ["-p", folder], { cwd: dir });
-      for (const pattern of ["MARK", "NOPE"]) {
-        const result = await call(dir, "grep", { pattern });
-        expect(result.isError).toBe(false);
-        expect(result.content).not.toMatch(/hunter2|README/);
-        expect(result.content.split("\n").at(-1)).toMatch(
-          /^\(rg could not read 1 file or folder: visible\/d{200}\/.*: Filename too long\)$/,
-        );
-      }
-    } finally {
-      execFileSync("rm", ["-rf", dir]);
+    const hiddenFolders = [
+      `.env.d/prod-db-password-is-hunter2/${TOO_DEEP}`,
+      `private/hunter2/${TOO_DEEP}`,
+      `node_modules/hunter2/${TOO_DEEP}`,
+      `visible/${TOO_DEEP}/x\nrg: ./README.md`, // a forged line naming a readable file
+    ];
+    for (const folder of hiddenFolders) mkdirDeep(dir, folder);
+    for (const pattern of ["MARK", "NOPE"]) {
+      const result = await call(dir, "grep", { pattern });
+      expect(result.isError).toBe(false);
+      expect(result.content).not.toMatch(/hunter2|README/);
+      expect(result.content.split("\n").at(-1)).toMatch(
+        /^\(rg could not read 1 file or folder: visible\/d{200}\/.*: Filename too long\)$/,
+      );
     }
   });
 });

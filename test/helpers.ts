@@ -1,5 +1,5 @@
 // Shared test helpers: real temporary workspaces (always removed), the real CLI as a child process, one way.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,8 +20,26 @@ export { setMtime };
 /** Every temporary tree this test file made; all are removed after its tests, whatever happened. */
 const trees: string[] = [];
 afterAll(() => {
-  for (const root of trees.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+  for (const root of trees.splice(0)) removeTree(root);
 });
+
+/** Removes a tree, with `rm -rf` where one holds a folder deeper than one path can name (fs.rmSync: ENAMETOOLONG). */
+function removeTree(root: string): void {
+  try {
+    fs.rmSync(root, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENAMETOOLONG") throw error;
+    execFileSync("rm", ["-rf", root]); // rm walks down one folder at a time
+  }
+}
+
+/** 22 folders of 200 characters: past PATH_MAX (4,096), so rg cannot read it, even as root. */
+export const TOO_DEEP = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
+
+/** Creates the folder `rel` under `root` with `mkdir -p`, which builds one folder at a time what one path cannot name. */
+export function mkdirDeep(root: string, rel: string): void {
+  execFileSync("mkdir", ["-p", rel], { cwd: root });
+}
 
 /**
  * Creates a real temporary directory holding `files` (paths with "/"),
