@@ -4,7 +4,7 @@
 // (content or summary) may contain one, nor the host path of the workspace.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTool, toolNames, tools } from "../src/tools/index.js";
 import {
   BUDGET_NOTE,
@@ -19,7 +19,6 @@ import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./he
 
 describe("bad arguments through runTool", () => {
   const root = makeTree({ "a.txt": "a\n" });
-  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it.each([
     ["read_file", {}, 'missing required argument "path" (file path, relative to the workspace root)'],
@@ -138,7 +137,6 @@ fs.symlinkSync(".env", path.join(root, "link-env"));
 fs.symlinkSync(".git", path.join(root, "link-git"));
 fs.symlinkSync("/etc/passwd", path.join(root, "passwd"));
 fs.symlinkSync(".", path.join(root, "nested/loop"));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 /** No secret and no host path of the workspace, anywhere in what the model or the step log would see. */
 function expectNoLeak(result: ToolResult): void {
@@ -353,16 +351,12 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
       "build/out\nlog.txt": "BUILD_KEY=hunter2\n",
       "--\nREADME.md": "OLD_KEY=hunter2\n", // a "--" line was rg's separator between groups
     });
-    try {
-      for (const input of [
-        { pattern: "hunter2" },
-        { pattern: "hunter2", include: "*" },
-        { pattern: "hunter2", context: 1 },
-      ]) {
-        expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const input of [
+      { pattern: "hunter2" },
+      { pattern: "hunter2", include: "*" },
+      { pattern: "hunter2", context: 1 },
+    ]) {
+      expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
     }
   });
 
@@ -379,16 +373,12 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     };
     for (let i = 0; i < 11; i++) files[`f${i}.txt`] = { content: "TOKEN\n".repeat(101), mtime: 1_000 + i };
     const dir = makeTree(files);
-    try {
-      const { content } = await call(dir, "grep", { pattern: "TOKEN" });
-      expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
-      expect(content).not.toContain("hunter2");
-      expect(
-        content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line)),
-      ).toEqual([]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const { content } = await call(dir, "grep", { pattern: "TOKEN" });
+    expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
+    expect(content).not.toContain("hunter2");
+    expect(
+      content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line)),
+    ).toEqual([]);
   });
 
   it("never quotes a symlinked .gitignore, even when rg reports other errors", async () => {
@@ -686,14 +676,10 @@ describe("rg's output cannot be forged by a file name (--json)", () => {
       [`${folder}${name}\nREADME.md`]: "SECRET=hunter2\n",
       [`${folder}p`]: Buffer.from("hunter2\0\0"), // a real binary file for the note to be about
     });
-    try {
-      for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", context: 2 }, { pattern: "hunter2|docs" }]) {
-        const { content } = await call(dir, "grep", input);
-        expect(content).not.toContain("SECRET");
-        expect(content).toMatch(/^No matches|^README\.md:1:docs$/);
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", context: 2 }, { pattern: "hunter2|docs" }]) {
+      const { content } = await call(dir, "grep", input);
+      expect(content).not.toContain("SECRET");
+      expect(content).toMatch(/^No matches|^README\.md:1:docs$/);
     }
   });
 });
@@ -727,7 +713,6 @@ describe("one entry is one line: control characters in paths are escaped, in all
     "docs/c\u001b]52;c;Y2xpcA==\u0007\u2028d": { content: "needle\n", mtime: 1_000 },
     "other/e\tf.txt": "x\n",
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const names = [
     "docs/a\\nfake.txt:1:API_KEY=spoofed",
     "docs/b\\r(showing the 100 newest of 9 files)",
@@ -751,15 +736,11 @@ describe("one entry is one line: control characters in paths are escaped, in all
   it("the note naming an ignore file that was not read", async () => {
     const tree = makeTree({ "x\ny/a.txt": "needle\n", "rules.txt": "a.txt\n" });
     fs.symlinkSync("../rules.txt", path.join(tree, "x\ny/.gitignore")); // a symlinked .gitignore is never read
-    try {
-      const { content } = await call(tree, "grep", { pattern: "needle" });
-      expect(content.split("\n")).toEqual([
-        "x\\ny/a.txt:1:needle",
-        "(ignore files not read, so their rules do not apply: x\\ny/.gitignore (it is a symlink))",
-      ]);
-    } finally {
-      fs.rmSync(tree, { recursive: true, force: true });
-    }
+    const { content } = await call(tree, "grep", { pattern: "needle" });
+    expect(content.split("\n")).toEqual([
+      "x\\ny/a.txt:1:needle",
+      "(ignore files not read, so their rules do not apply: x\\ny/.gitignore (it is a symlink))",
+    ]);
   });
 
   it("read_file, in its suggestions and in messages naming the path", async () => {
@@ -796,19 +777,15 @@ describe("the character budget", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 120; i++) files[`${`${"d".repeat(240)}/`.repeat(4)}f${String(i).padStart(3, "0")}.txt`] = "x\n";
     const dir = makeTree(files);
-    try {
-      for (const [name, input] of [
-        ["glob", { pattern: "**/*.txt" }],
-        ["grep", { pattern: "x" }],
-      ] as const) {
-        const { content } = await call(dir, name, input);
-        expect(content.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
-        expect(content.split("\n").at(-1)).toMatch(
-          /^\(result cut at the 30,000-character budget after \d+ of 10[01] lines; ask for less/,
-        );
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const [name, input] of [
+      ["glob", { pattern: "**/*.txt" }],
+      ["grep", { pattern: "x" }],
+    ] as const) {
+      const { content } = await call(dir, name, input);
+      expect(content.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
+      expect(content.split("\n").at(-1)).toMatch(
+        /^\(result cut at the 30,000-character budget after \d+ of 10[01] lines; ask for less/,
+      );
     }
   });
 
