@@ -504,8 +504,12 @@ describe("absurd paths are refused before anything grows with their length (an 8
 });
 
 describe('Windows-style paths: "/" is the separator, and the "/" path is suggested when it exists', () => {
-  const dir = makeTree({ "lib/util.js": "export const x = 1;\n", "sub/a.md": "# A\n", "sub/b.md": "# B\n" });
-  fs.writeFileSync(path.join(dir, "odd\\name.txt"), "a real name with a backslash\n"); // legal on Linux
+  const dir = makeTree({
+    "lib/util.js": "export const x = 1;\n",
+    "sub/a.md": "# A\n",
+    "sub/b.md": "# B\n",
+    "odd\\name.txt": "a real name with a backslash\n", // legal on Linux
+  });
 
   it.each([
     [
