@@ -1,7 +1,7 @@
 // Prompt caching, money and /request, through the real CLI and SDK against our own Messages-API server.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
-import { fifthToolBuild, scoutBuild } from "./fifth-tool.js";
+import { BUILDS } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
 
 let api: ApiServer;
@@ -98,10 +98,7 @@ const TOOL_COUNTS = [700, 812, 970, 1239, 1300];
 
 describe("/request", { timeout: 60_000 }, () => {
   // Once with Scout's build, once with a fifth tool in the registry: nothing here assumes four.
-  for (const [label, makeBuild] of [
-    ["Scout's tools", scoutBuild],
-    ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
-  ] as const)
+  for (const [label, makeBuild] of BUILDS)
     it(`shows the blocks really sent, each with its tokens by subtraction: ${label}`, async () => {
       const build = makeBuild();
       try {

@@ -16,7 +16,7 @@ import {
   toolUse,
   type ApiServer,
 } from "./api-server.js";
-import { makeTree, runCli, startCli, treeMaker } from "./helpers.js";
+import { makeTree, runCli, startCli } from "./helpers.js";
 
 const FILES = {
   "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
@@ -50,8 +50,7 @@ const scout = (args: string[], options: { input?: string; env?: Record<string, s
     timeoutMs: 60_000,
   });
 
-const traces = treeMaker();
-const traceDir = () => traces({});
+const traceDir = () => makeTree({});
 const messagesOf = (n: number) => api.requests[n].body.messages;
 const stepLines = (stderr: string) => stderr.split("\n").filter((line) => /^\[\d+\] /.test(line));
 

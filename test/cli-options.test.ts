@@ -1,7 +1,6 @@
 // The command line's own answers: errors that name the option or variable
 // behind them, --help for every subcommand, the offline notices, and
 // exit statuses. The real CLI as a child process, no model needed.
-import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, runCli, treeMaker } from "./helpers.js";
@@ -88,8 +87,10 @@ describe("terminal injection", () => {
   });
 
   it("the step log and the answer show control characters escaped, never raw", async () => {
-    const root = tree({ [ESC_NAME]: ESC_CONTENT, "b.txt": "token here\n" });
-    fs.utimesSync(path.join(root, ESC_NAME), 2_000_000_000, 2_000_000_000); // the newest, so it is read
+    const root = tree({
+      [ESC_NAME]: { content: ESC_CONTENT, mtime: 2_000_000_000 }, // the newest, so it is read
+      "b.txt": "token here\n",
+    });
     const run = await runCli(["-p", "where is token?"], { cwd: root, env: OFFLINE });
     const everything = run.stdout + run.stderr;
     expect(everything).not.toMatch(/\x1b|\x07/);

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolNames, tools } from "../src/tools/index.js";
 import { makeTree, runCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
@@ -14,7 +14,6 @@ const root = makeTree({
   ".env": "SECRET_CLI_Zq81\n",
 });
 fs.utimesSync(path.join(root, "src"), 500, 500);
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe("scout tool", () => {
   it("runs a tool in the current directory and prints its text, exit 0", async () => {

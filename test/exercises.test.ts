@@ -2,7 +2,6 @@
 // a learner starts from does not, and Scout's own code passes the same cases.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
@@ -18,7 +17,7 @@ import { listFilesCases } from "./cases/list_files.js";
 import { modelCases } from "./cases/model.js";
 import type { MakeOutline } from "./cases/outline.js";
 import { type DenyTools, permissionCases } from "./cases/permissions.js";
-import { REPO_ROOT } from "./helpers.js";
+import { makeTree, REPO_ROOT } from "./helpers.js";
 
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
   (await exercise.check(path.join(REPO_ROOT, file), () => {})).filter((r) => r.failure !== null).map((r) => r.name);
@@ -91,14 +90,9 @@ describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missin
   /** The names of the questions that FAIL with `answers` (one per line, "N: text") written in a scratch file. */
   async function failing(name: string, answers: string): Promise<string[]> {
     const exercise = exercises.find((e) => e.name === name);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scout-wrong-answers-"));
-    try {
-      fs.writeFileSync(path.join(dir, "answers.txt"), answers);
-      const results = await exercise!.check(path.join(dir, "answers.txt"), () => {});
-      return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = makeTree({ "answers.txt": answers }, "scout-wrong-answers-");
+    const results = await exercise!.check(path.join(dir, "answers.txt"), () => {});
+    return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
   }
 
   it("lesson 12: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
@@ -228,27 +222,22 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "scout-answers-test-"));
-    try {
-      const file = path.join(dir, "00.txt");
-      fs.writeFileSync(file, "# my answers\n1: grep\n2. `list_files`\n5: three\n");
-      const run = check("0", file);
-      expect(run.status).toBe(1);
-      expect(run.stdout).toMatch(/^answers-00 \(lesson 0\): .*; checking .*00\.txt\n/);
-      expect(run.stdout).toMatch(
-        /\nFAIL {2}1\. ask "which python files are there\?".*\n {8}"grep" is not it\n {8}hint: /,
-      );
-      expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
-      expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
-      expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
-      expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
-      fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
-      const big = check("answers-00", file);
-      expect(big.status).toBe(1);
-      expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = makeTree({ "00.txt": "# my answers\n1: grep\n2. `list_files`\n5: three\n" }, "scout-answers-test-");
+    const file = path.join(dir, "00.txt");
+    const run = check("0", file);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^answers-00 \(lesson 0\): .*; checking .*00\.txt\n/);
+    expect(run.stdout).toMatch(
+      /\nFAIL {2}1\. ask "which python files are there\?".*\n {8}"grep" is not it\n {8}hint: /,
+    );
+    expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
+    expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
+    expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
+    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
+    fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
+    const big = check("answers-00", file);
+    expect(big.status).toBe(1);
+    expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
   });
 
   it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {

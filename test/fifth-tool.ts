@@ -65,3 +65,9 @@ export function fifthToolBuild(): Build {
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** The builds the count-dependent tests run against, each with its label (part of the tests' names). */
+export const BUILDS = [
+  ["Scout's tools", scoutBuild],
+  ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
+] as const;

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import braces from "braces";
 import { describe, expect, it } from "vitest";
+import { runTool } from "../src/tools/index.js";
 import { findNewestFiles } from "../src/tools/newest-first.js";
 import { braceExpansionSize } from "../src/tools/patterns.js";
 import { Workspace } from "../src/workspace/workspace.js";
@@ -112,15 +113,10 @@ describe("wildcards that would backtrack for minutes are refused", () => {
     aborted.abort();
     const cancelled = await findNewestFiles(workspace, ".", "**/*", { signal: aborted.signal });
     expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled" });
-    const result = await glob(root, aborted.signal);
+    const result = await runTool("glob", { pattern: "**/*" }, { workspace, signal: aborted.signal });
     expect(result).toEqual({ content: "Error: glob was cancelled", isError: true, summary: "error" });
   });
 });
-
-async function glob(root: string, signal: AbortSignal) {
-  const { runTool } = await import("../src/tools/index.js");
-  return runTool("glob", { pattern: "**/*" }, { workspace: new Workspace(root), signal });
-}
 
 describe("smart case: a pattern without upper-case letters matches any case", () => {
   const root = tree({

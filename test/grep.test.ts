@@ -9,7 +9,7 @@ import { runTool } from "../src/tools/index.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { call, type FileSpec, treeMaker } from "./helpers.js";
+import { call, type FileSpec, mkdirDeep, TOO_DEEP, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
 
@@ -391,26 +391,15 @@ describe("grep: very long lines and big files", () => {
 
 describe("grep: paths rg cannot read", () => {
   // As root nothing is unreadable by permission; a path longer than PATH_MAX is unreadable to anyone.
-  const deep = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
-  const treeWithDeepFolder = (files: Record<string, FileSpec>, under = "") => {
-    const root = tree(files);
-    execFileSync("mkdir", ["-p", path.posix.join(under || ".", deep)], { cwd: root }); // mkdir -p builds what one path cannot name
-    return root;
-  };
-  const cleanup = (root: string) => execFileSync("rm", ["-rf", root]);
-
   it('answers "No matches" with a footer counting them, not an error', async () => {
-    const root = treeWithDeepFolder({ "a.txt": "MARK\n" });
-    try {
-      const result = await call(root, "grep", { pattern: "NOPE" });
-      expect(result.isError).toBe(false);
-      const [first, footer] = result.content.split("\n");
-      expect(first).toBe("No matches for /NOPE/ in the workspace.");
-      expect(footer).toMatch(/^\(rg could not read 1 file or folder: d{200}\/d{200}\/.*: Filename too long\)$/);
-      expect((await call(root, "grep", { pattern: "MARK" })).content.split("\n")[0]).toBe("a.txt:1:MARK");
-    } finally {
-      cleanup(root);
-    }
+    const root = tree({ "a.txt": "MARK\n" });
+    mkdirDeep(root, TOO_DEEP);
+    const result = await call(root, "grep", { pattern: "NOPE" });
+    expect(result.isError).toBe(false);
+    const [first, footer] = result.content.split("\n");
+    expect(first).toBe("No matches for /NOPE/ in the workspace.");
+    expect(footer).toMatch(/^\(rg could not read 1 file or folder: d{200}\/d{200}\/.*: Filename too long\)$/);
+    expect((await call(root, "grep", { pattern: "MARK" })).content.split("\n")[0]).toBe("a.txt:1:MARK");
   });
 });
 

@@ -2,10 +2,9 @@
 // adversarial suite tries every way out of the workspace and at protected
 // files. Every outside or protected file holds a unique secret; no output
 // (content or summary) may contain one, nor the host path of the workspace.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTool, toolNames, tools } from "../src/tools/index.js";
 import {
   BUDGET_NOTE,
@@ -16,11 +15,10 @@ import {
 } from "../src/tools/tool.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { call, type FileSpec, makeTree, runCli } from "./helpers.js";
+import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {
   const root = makeTree({ "a.txt": "a\n" });
-  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it.each([
     ["read_file", {}, 'missing required argument "path" (file path, relative to the workspace root)'],
@@ -139,7 +137,6 @@ fs.symlinkSync(".env", path.join(root, "link-env"));
 fs.symlinkSync(".git", path.join(root, "link-git"));
 fs.symlinkSync("/etc/passwd", path.join(root, "passwd"));
 fs.symlinkSync(".", path.join(root, "nested/loop"));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 /** No secret and no host path of the workspace, anywhere in what the model or the step log would see. */
 function expectNoLeak(result: ToolResult): void {
@@ -354,16 +351,12 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
       "build/out\nlog.txt": "BUILD_KEY=hunter2\n",
       "--\nREADME.md": "OLD_KEY=hunter2\n", // a "--" line was rg's separator between groups
     });
-    try {
-      for (const input of [
-        { pattern: "hunter2" },
-        { pattern: "hunter2", include: "*" },
-        { pattern: "hunter2", context: 1 },
-      ]) {
-        expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const input of [
+      { pattern: "hunter2" },
+      { pattern: "hunter2", include: "*" },
+      { pattern: "hunter2", context: 1 },
+    ]) {
+      expect((await call(dir, "grep", input)).content).toMatch(/^No matches for \/hunter2\//);
     }
   });
 
@@ -380,34 +373,25 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     };
     for (let i = 0; i < 11; i++) files[`f${i}.txt`] = { content: "TOKEN\n".repeat(101), mtime: 1_000 + i };
     const dir = makeTree(files);
-    try {
-      const { content } = await call(dir, "grep", { pattern: "TOKEN" });
-      expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
-      expect(content).not.toContain("hunter2");
-      expect(
-        content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line)),
-      ).toEqual([]);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const { content } = await call(dir, "grep", { pattern: "TOKEN" });
+    expect(content.split("\n")[0]).toBe("a.bin:1:TOKEN");
+    expect(content).not.toContain("hunter2");
+    expect(
+      content.split("\n").filter((line) => !/^(a\.bin|f\d+\.txt):\d+:TOKEN$|^\(showing the first/.test(line)),
+    ).toEqual([]);
   });
 
   it("never quotes a symlinked .gitignore, even when rg reports other errors", async () => {
     // rg reads a symlinked .gitignore (Scout does not) and complains about lines it cannot
     // parse. A path longer than PATH_MAX makes rg fail on a file too, so it exits with 2.
     const dir = makeTree({ "app/a/m.txt": "MARK\n" });
-    try {
-      const app = path.join(dir, "app");
-      fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
-      const tooLong = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
-      execFileSync("mkdir", ["-p", tooLong], { cwd: app }); // mkdir -p can build what one path cannot name
-      for (const pattern of ["MARK", "NOPE"]) {
-        const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
-        expectNoLeak(result);
-        expect(result.content).not.toContain(dir);
-      }
-    } finally {
-      execFileSync("rm", ["-rf", dir]); // rm walks a tree too deep for one path
+    const app = path.join(dir, "app");
+    fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
+    mkdirDeep(app, TOO_DEEP);
+    for (const pattern of ["MARK", "NOPE"]) {
+      const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
+      expectNoLeak(result);
+      expect(result.content).not.toContain(dir);
     }
   });
 });
@@ -520,8 +504,12 @@ describe("absurd paths are refused before anything grows with their length (an 8
 });
 
 describe('Windows-style paths: "/" is the separator, and the "/" path is suggested when it exists', () => {
-  const dir = makeTree({ "lib/util.js": "export const x = 1;\n", "sub/a.md": "# A\n", "sub/b.md": "# B\n" });
-  fs.writeFileSync(path.join(dir, "odd\\name.txt"), "a real name with a backslash\n"); // legal on Linux
+  const dir = makeTree({
+    "lib/util.js": "export const x = 1;\n",
+    "sub/a.md": "# A\n",
+    "sub/b.md": "# B\n",
+    "odd\\name.txt": "a real name with a backslash\n", // legal on Linux
+  });
 
   it.each([
     [
@@ -692,42 +680,32 @@ describe("rg's output cannot be forged by a file name (--json)", () => {
       [`${folder}${name}\nREADME.md`]: "SECRET=hunter2\n",
       [`${folder}p`]: Buffer.from("hunter2\0\0"), // a real binary file for the note to be about
     });
-    try {
-      for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", context: 2 }, { pattern: "hunter2|docs" }]) {
-        const { content } = await call(dir, "grep", input);
-        expect(content).not.toContain("SECRET");
-        expect(content).toMatch(/^No matches|^README\.md:1:docs$/);
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const input of [{ pattern: "hunter2" }, { pattern: "hunter2", context: 2 }, { pattern: "hunter2|docs" }]) {
+      const { content } = await call(dir, "grep", input);
+      expect(content).not.toContain("SECRET");
+      expect(content).toMatch(/^No matches|^README\.md:1:docs$/);
     }
   });
 });
 
 describe("rg's error lines follow the visibility rule", () => {
-  const deep = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
-
   it("never name a protected or hidden path, nor a file Scout can read itself", async () => {
     // A path past PATH_MAX is unreadable even to root; rg complains about it on stderr.
     const dir = makeTree({ ".ignore": "private/\n", "README.md": "docs\n", "a.txt": "MARK\n" });
-    try {
-      const hiddenFolders = [
-        `.env.d/prod-db-password-is-hunter2/${deep}`,
-        `private/hunter2/${deep}`,
-        `node_modules/hunter2/${deep}`,
-        `visible/${deep}/x\nrg: ./README.md`, // a forged line naming a readable file
-      ];
-      for (const folder of hiddenFolders) execFileSync("mkdir", ["-p", folder], { cwd: dir });
-      for (const pattern of ["MARK", "NOPE"]) {
-        const result = await call(dir, "grep", { pattern });
-        expect(result.isError).toBe(false);
-        expect(result.content).not.toMatch(/hunter2|README/);
-        expect(result.content.split("\n").at(-1)).toMatch(
-          /^\(rg could not read 1 file or folder: visible\/d{200}\/.*: Filename too long\)$/,
-        );
-      }
-    } finally {
-      execFileSync("rm", ["-rf", dir]);
+    const hiddenFolders = [
+      `.env.d/prod-db-password-is-hunter2/${TOO_DEEP}`,
+      `private/hunter2/${TOO_DEEP}`,
+      `node_modules/hunter2/${TOO_DEEP}`,
+      `visible/${TOO_DEEP}/x\nrg: ./README.md`, // a forged line naming a readable file
+    ];
+    for (const folder of hiddenFolders) mkdirDeep(dir, folder);
+    for (const pattern of ["MARK", "NOPE"]) {
+      const result = await call(dir, "grep", { pattern });
+      expect(result.isError).toBe(false);
+      expect(result.content).not.toMatch(/hunter2|README/);
+      expect(result.content.split("\n").at(-1)).toMatch(
+        /^\(rg could not read 1 file or folder: visible\/d{200}\/.*: Filename too long\)$/,
+      );
     }
   });
 });
@@ -739,7 +717,6 @@ describe("one entry is one line: control characters in paths are escaped, in all
     "docs/c\u001b]52;c;Y2xpcA==\u0007\u2028d": { content: "needle\n", mtime: 1_000 },
     "other/e\tf.txt": "x\n",
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const names = [
     "docs/a\\nfake.txt:1:API_KEY=spoofed",
     "docs/b\\r(showing the 100 newest of 9 files)",
@@ -763,15 +740,11 @@ describe("one entry is one line: control characters in paths are escaped, in all
   it("the note naming an ignore file that was not read", async () => {
     const tree = makeTree({ "x\ny/a.txt": "needle\n", "rules.txt": "a.txt\n" });
     fs.symlinkSync("../rules.txt", path.join(tree, "x\ny/.gitignore")); // a symlinked .gitignore is never read
-    try {
-      const { content } = await call(tree, "grep", { pattern: "needle" });
-      expect(content.split("\n")).toEqual([
-        "x\\ny/a.txt:1:needle",
-        "(ignore files not read, so their rules do not apply: x\\ny/.gitignore (it is a symlink))",
-      ]);
-    } finally {
-      fs.rmSync(tree, { recursive: true, force: true });
-    }
+    const { content } = await call(tree, "grep", { pattern: "needle" });
+    expect(content.split("\n")).toEqual([
+      "x\\ny/a.txt:1:needle",
+      "(ignore files not read, so their rules do not apply: x\\ny/.gitignore (it is a symlink))",
+    ]);
   });
 
   it("read_file, in its suggestions and in messages naming the path", async () => {
@@ -808,19 +781,15 @@ describe("the character budget", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 120; i++) files[`${`${"d".repeat(240)}/`.repeat(4)}f${String(i).padStart(3, "0")}.txt`] = "x\n";
     const dir = makeTree(files);
-    try {
-      for (const [name, input] of [
-        ["glob", { pattern: "**/*.txt" }],
-        ["grep", { pattern: "x" }],
-      ] as const) {
-        const { content } = await call(dir, name, input);
-        expect(content.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
-        expect(content.split("\n").at(-1)).toMatch(
-          /^\(result cut at the 30,000-character budget after \d+ of 10[01] lines; ask for less/,
-        );
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    for (const [name, input] of [
+      ["glob", { pattern: "**/*.txt" }],
+      ["grep", { pattern: "x" }],
+    ] as const) {
+      const { content } = await call(dir, name, input);
+      expect(content.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
+      expect(content.split("\n").at(-1)).toMatch(
+        /^\(result cut at the 30,000-character budget after \d+ of 10[01] lines; ask for less/,
+      );
     }
   });
 

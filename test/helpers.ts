@@ -1,5 +1,5 @@
 // Shared test helpers: real temporary workspaces (always removed), the real CLI as a child process, one way.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,18 +7,39 @@ import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { Workspace } from "../src/workspace/workspace.js";
+import { setMtime, type TreeFile, writeTree } from "./cases/case.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
 
+// Trees are written, and mtimes set, by test/cases/case.ts: the lessons' check runs its cases without vitest.
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */
-export type FileSpec = string | Buffer | { content: string | Buffer; mtime: number };
+export type FileSpec = TreeFile;
+export { setMtime };
 
 /** Every temporary tree this test file made; all are removed after its tests, whatever happened. */
 const trees: string[] = [];
 afterAll(() => {
-  for (const root of trees.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+  for (const root of trees.splice(0)) removeTree(root);
 });
+
+/** Removes a tree, with `rm -rf` where one holds a folder deeper than one path can name (fs.rmSync: ENAMETOOLONG). */
+function removeTree(root: string): void {
+  try {
+    fs.rmSync(root, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENAMETOOLONG") throw error;
+    execFileSync("rm", ["-rf", root]); // rm walks down one folder at a time
+  }
+}
+
+/** 22 folders of 200 characters: past PATH_MAX (4,096), so rg cannot read it, even as root. */
+export const TOO_DEEP = Array.from({ length: 22 }, () => "d".repeat(200)).join("/");
+
+/** Creates the folder `rel` under `root` with `mkdir -p`, which builds one folder at a time what one path cannot name. */
+export function mkdirDeep(root: string, rel: string): void {
+  execFileSync("mkdir", ["-p", rel], { cwd: root });
+}
 
 /**
  * Creates a real temporary directory holding `files` (paths with "/"),
@@ -28,24 +49,13 @@ afterAll(() => {
 export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   trees.push(root);
-  for (const [rel, spec] of Object.entries(files)) {
-    const abs = path.join(root, rel);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    const content = typeof spec === "object" && !Buffer.isBuffer(spec) ? spec.content : spec;
-    fs.writeFileSync(abs, content);
-    if (typeof spec === "object" && !Buffer.isBuffer(spec)) fs.utimesSync(abs, spec.mtime, spec.mtime);
-  }
+  writeTree(root, files);
   return root;
 }
 
 /** makeTree, named for the files that called it so (every tree is removed after the file's tests). */
 export function treeMaker(): (files: Record<string, FileSpec>) => string {
   return (files) => makeTree(files);
-}
-
-/** Sets a file's or folder's modification time (seconds since the epoch). */
-export function setMtime(root: string, rel: string, seconds: number): void {
-  fs.utimesSync(path.join(root, rel), seconds, seconds);
 }
 
 /** Runs one tool in-process against a workspace directory. */

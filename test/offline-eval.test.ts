@@ -3,14 +3,13 @@
 // computed here from strict definition regexes, so they follow the installed versions; the score is printed.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runTurn } from "../src/agent.js";
 import { grade, type LabQuestion } from "../src/lab/questions.js";
 import { offlineModel } from "../src/models/offline.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { REPO_ROOT } from "./helpers.js";
+import { makeTree, REPO_ROOT } from "./helpers.js";
 
 const MIN_SCORE = 0.9;
 const MAX_MODEL_CALLS = 5;
@@ -111,11 +110,6 @@ function folderQuestion(tree: Omit<Tree, "questions">, folder: string): LabQuest
   return { id: `${tree.name}-folder-${folder}`, question: `what is in the ${folder} folder?`, expect: { pattern } };
 }
 
-const temporary: string[] = [];
-afterAll(() => {
-  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 function pythonTree(): Omit<Tree, "questions"> | string {
   let stdlib: string;
   try {
@@ -125,8 +119,7 @@ function pythonTree(): Omit<Tree, "questions"> | string {
   } catch (error) {
     return `python3 is not installed (${(error as Error).message.split("\n")[0]}), so the Python half of the evaluation cannot run`;
   }
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "scout-eval-py-"));
-  temporary.push(root);
+  const root = makeTree({}, "scout-eval-py-");
   for (const module of PYTHON_MODULES) {
     fs.cpSync(path.join(stdlib, module), path.join(root, module), {
       recursive: true,

@@ -5,10 +5,9 @@ import { offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
 import { parseQuestion } from "../src/models/offline/question.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { runCli, treeMaker } from "./helpers.js";
+import { makeTree, runCli } from "./helpers.js";
 
 const DAY = 86_400;
-const makeTree = treeMaker();
 const fixture = () =>
   makeTree({
     "src/store.py": {

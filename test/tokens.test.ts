@@ -6,14 +6,8 @@ import { FIXED_QUESTION, measureSchemaCosts } from "../src/tokens/schema-costs.j
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
-import { type Build, fifthToolBuild, scoutBuild } from "./fifth-tool.js";
+import { BUILDS, type Build } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
-
-/** The CLI builds the count-dependent tests run against: Scout's own, and one with a fifth tool. */
-const BUILDS = [
-  ["Scout's tools", scoutBuild],
-  ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
-] as const;
 
 const offlineEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
 

@@ -1,19 +1,14 @@
 // scout tokens --trace: a trace read back, its cost on two models with and without caching, checked against a hand computation.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";
 import { count, startApiServer, type ApiServer } from "./api-server.js";
-import { runCli } from "./helpers.js";
+import { makeTree, runCli } from "./helpers.js";
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "scout-whatif-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = makeTree({}, "scout-whatif-");
 
 const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 0, 0, second)).toISOString();
 /** A trace as --trace writes it: a question, then per call its model record, tool records, and the turn. */

@@ -198,7 +198,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 export const grep = makeGrep();
 
 /** rg's arguments, all but the sort order (ripgrep adds --json). */
-function rgArguments(
+export function rgArguments(
   pattern: string,
   include: string | undefined,
   context: number,

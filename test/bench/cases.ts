@@ -5,9 +5,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import fg from "fast-glob";
+import { rgArguments } from "../../src/tools/grep.js";
 import { runTool } from "../../src/tools/index.js";
-import { NOISE_DIRS } from "../../src/workspace/ignore-rules.js";
-import { DENIED_GLOBS } from "../../src/workspace/protected.js";
+import { MEMORY_WATCHED } from "../../src/tools/ripgrep.js";
+import { DEFAULT_DESIGN } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { measurePeakRss, runProcess, stopAfterLines, timeInterleaved, timeToOutput, type Timing } from "./measure.js";
 import { TOKENS, type Manifest } from "./tree.js";
@@ -29,24 +30,15 @@ const MEMORY_RUNS = 3;
 const RG_FILTERS = ["--no-config", "--hidden", "--no-require-git", "--glob=!.git/", "--glob=!node_modules/"];
 
 /**
- * The arguments the grep tool gives rg (a copy of src/tools/grep.ts, kept in
- * step by hand): timing rg alone with them shows how much of the tool's time
- * is rg's and how much is Node's.
+ * The arguments the grep tool gives rg for many hits, read in order: rgArguments from grep.ts, after the sort
+ * and with the --json that ripgrep.ts adds (no ignore-file arguments: the bench tree has no exclude file and
+ * no ignore file Scout skips). Timing rg alone with them shows how much of the tool's time is rg's and how
+ * much is Node's.
  */
 const toolRgArgs = (pattern: string) => [
   "--json",
-  "--no-config",
   "--sortr=modified",
-  "--hidden",
-  "--no-require-git",
-  "--no-ignore-dot",
-  "--no-ignore-exclude",
-  "--no-ignore-global",
-  "--no-ignore-parent",
-  ...[...DENIED_GLOBS, ...NOISE_DIRS.map((dir) => `!${dir}/`)].map((glob) => `--iglob=${glob}`),
-  `--regexp=${pattern}`,
-  "--",
-  ".",
+  ...rgArguments(pattern, undefined, 0, ".", DEFAULT_DESIGN.cap, !MEMORY_WATCHED),
 ];
 
 export const GROUPS = ["grep", "glob", "read", "startup", "memory"] as const;

@@ -17,7 +17,18 @@ export interface Case<Subject> {
 }
 
 /** A file's content, or a file with a modification time (seconds since the epoch). */
-export type TreeFile = string | { content: string; mtime: number };
+export type TreeFile = string | Buffer | { content: string | Buffer; mtime: number };
+
+/** Writes `files` (paths with "/") under `root`, creating parent folders as needed; test/helpers.ts's makeTree too. */
+export function writeTree(root: string, files: Record<string, TreeFile>): void {
+  for (const [rel, spec] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    const timed = typeof spec === "object" && !Buffer.isBuffer(spec);
+    fs.writeFileSync(abs, timed ? spec.content : spec);
+    if (timed) fs.utimesSync(abs, spec.mtime, spec.mtime);
+  }
+}
 
 /**
  * Runs `fn` in a real temporary folder holding `files` (paths with "/"),
@@ -26,12 +37,7 @@ export type TreeFile = string | { content: string; mtime: number };
 export async function withTree<T>(files: Record<string, TreeFile>, fn: (root: string) => Promise<T>): Promise<T> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "scout-case-"));
   try {
-    for (const [rel, spec] of Object.entries(files)) {
-      const abs = path.join(root, rel);
-      fs.mkdirSync(path.dirname(abs), { recursive: true });
-      fs.writeFileSync(abs, typeof spec === "string" ? spec : spec.content);
-      if (typeof spec !== "string") fs.utimesSync(abs, spec.mtime, spec.mtime);
-    }
+    writeTree(root, files);
     return await fn(root);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
