@@ -40,7 +40,7 @@ describe("bad arguments through runTool", () => {
     [
       "grep",
       { path: "." },
-      'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "(?i)todo")',
+      'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "TODO|FIXME")',
     ],
     ["grep", { pattern: "a", context: 6 }, 'argument "context" must be at most 5, got 6'],
     ["grep", { pattern: "a", context: -1 }, 'argument "context" must be at least 0, got -1'],

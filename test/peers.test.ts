@@ -69,3 +69,58 @@ describe("cause 2: the protected list covers what credential stores use, and bac
       expect((await call(root, "read_file", { path: file })).isError, file).toBe(false);
   });
 });
+
+describe("cause 3: grep patterns rg can run, and rg's errors in words the model can act on", () => {
+  const root = makeTree({ "a.txt": "price: 42 EUR\nfoofoo bar\nC:\\dir\\\nTODO one\ntodo two\n" });
+
+  it("look-around and backreferences work (rg picks PCRE2 where the pattern needs it)", async () => {
+    expect((await call(root, "grep", { pattern: "\\d+(?= EUR)" })).content).toBe("a.txt:1:price: 42 EUR");
+    expect((await call(root, "grep", { pattern: "(foo)\\1" })).content).toBe("a.txt:2:foofoo bar");
+  });
+
+  it("rg's advice to pass --pcre2 or --multiline never reaches the model", async () => {
+    for (const pattern of ["bar\\nC", "bar\nC"]) {
+      const multiline = await call(root, "grep", { pattern });
+      expect(multiline.content).not.toMatch(/--multiline|--pcre2|-U/);
+      expect(multiline.content).toContain("grep matches one line at a time");
+    }
+    expect((await call(root, "grep", { pattern: "[^\\n]zzz" })).content).not.toContain("one line at a time");
+    const unclosed = await call(root, "grep", { pattern: "make_slug(" });
+    expect(unclosed.content).toMatch(/^Error: rg could not search: rg: regex parse error:\n/);
+    expect(unclosed.content).toContain("unclosed group");
+    expect(unclosed.content).not.toMatch(/PCRE2|~~~/);
+    expect(unclosed.content).toContain('To match "(" or ")" literally, escape it');
+  });
+
+  it("a trailing backslash is called that, not an unclosed group", async () => {
+    const result = await call(root, "grep", { pattern: "dir\\" });
+    expect(result.content).toBe(
+      'Error: pattern ends with a lone "\\", which escapes nothing; to match a backslash write it twice ("\\\\")',
+    );
+    expect((await call(root, "grep", { pattern: "dir\\\\" })).content).toBe("a.txt:3:C:\\dir\\");
+  });
+});
+
+describe("also found: one case rule for grep and glob, and a budget note that names real arguments", () => {
+  const root = makeTree({ "Notes.TXT": "TODO one\ntodo two\n" });
+
+  it("both use smart case, and both descriptions say it in the same words", async () => {
+    expect((await call(root, "grep", { pattern: "todo" })).content).toBe("Notes.TXT:1:TODO one\nNotes.TXT:2:todo two");
+    expect((await call(root, "grep", { pattern: "TODO" })).content).toBe("Notes.TXT:1:TODO one");
+    expect((await call(root, "glob", { pattern: "*.txt" })).content).toBe("Notes.TXT");
+    const { tools } = await import("../src/tools/index.js");
+    const sentence = "Smart case: a pattern without upper-case letters ignores case.";
+    for (const name of ["grep", "glob"])
+      expect(tools.find((tool) => tool.name === name)?.description).toContain(sentence);
+  });
+
+  it("a grep result cut at the budget advises grep's own arguments, never a limit grep does not have", async () => {
+    const long = Array.from({ length: 100 }, (_, i) => `${"x".repeat(180)} MATCH ${i}`).join("\n");
+    const deep = `${"d".repeat(100)}/${"e".repeat(100)}`;
+    const wide = makeTree(Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`${deep}/f${i}.txt`, long])));
+    const result = await call(wide, "grep", { pattern: "MATCH" });
+    expect(result.content).toMatch(/result cut at the 30,000-character budget/);
+    expect(result.content).not.toContain("limit");
+    expect(result.content).toMatch(/ask for less: a narrower pattern, path or include, or less context\)$/);
+  });
+});

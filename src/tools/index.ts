@@ -59,7 +59,7 @@ export async function runTool(
   context: ToolContext,
   toolSet: Tool[] = tools,
 ): Promise<ToolResult> {
-  return withinBudget(await runChecked(name, input, context, toolSet));
+  return withinBudget(await runChecked(name, input, context, toolSet), findTool(name, toolSet)?.askForLess);
 }
 
 async function runChecked(name: string, input: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {

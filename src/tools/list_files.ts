@@ -25,6 +25,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "list_files",
     description,
+    askForLess: "a folder further down, or glob with a pattern",
     input_schema: {
       type: "object",
       properties: {

@@ -34,6 +34,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "read_file",
     description,
+    askForLess: "a smaller limit",
     input_schema: {
       type: "object",
       properties: {
