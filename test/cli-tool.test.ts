@@ -41,8 +41,8 @@ describe("scout tool", () => {
   });
 
   it("exits 1 for bad arguments, which the model could also send", async () => {
-    const run = await runCli(["tool", "grep", '{"pattern":"x","context":9}'], { cwd: root });
-    expect(run).toMatchObject({ code: 1, stdout: 'Error: argument "context" must be at most 5, got 9\n' });
+    const run = await runCli(["tool", "grep", '{"pattern":"x","context":-2}'], { cwd: root });
+    expect(run).toMatchObject({ code: 1, stdout: 'Error: argument "context" must be at least 0, got -2\n' });
     expect((await runCli(["tool", "grep", "[1]"], { cwd: root })).code).toBe(1);
   });
 

@@ -124,3 +124,31 @@ describe("also found: one case rule for grep and glob, and a budget note that na
     expect(result.content).toMatch(/ask for less: a narrower pattern, path or include, or less context\)$/);
   });
 });
+
+describe("cause 5: arguments a model commonly gets slightly wrong are taken as meant, and the result says so", () => {
+  const root = makeTree({ "a.txt": Array.from({ length: 150 }, (_, i) => `line ${i + 1}`).join("\n") });
+
+  it("limit 3000 is clamped to the cap", async () => {
+    const result = await call(root, "read_file", { path: "a.txt", limit: 3000 });
+    expect(result.isError).toBe(false);
+    const lines = result.content.split("\n");
+    expect(lines.at(-2)).toBe("(lines 1-100 of 150; call read_file with offset=101 to continue)");
+    expect(lines.at(-1)).toBe("(arguments taken as meant: limit 3000 is over its maximum, 100, which was used)");
+  });
+
+  it('"5" for a number is the number 5; "1.5", "ten" and 0 are still refused', async () => {
+    const result = await call(root, "read_file", { path: "a.txt", offset: "5", limit: "2" });
+    expect(result.content).toBe(
+      '5\tline 5\n6\tline 6\n(lines 5-6 of 150; call read_file with offset=7 to continue)\n(arguments taken as meant: offset was the string "5", read as the number 5; limit was the string "2", read as the number 2)',
+    );
+    expect((await call(root, "grep", { pattern: "line 14[89]", context: "9" })).content.split("\n").at(-1)).toBe(
+      '(arguments taken as meant: context was the string "9", read as the number 9; context 9 is over its maximum, 5, which was used)',
+    );
+    // What has no plain meaning is still refused: a number under its minimum, a fraction, a word.
+    expect((await call(root, "read_file", { path: "a.txt", offset: 0 })).content).toBe(
+      'Error: argument "offset" must be at least 1, got 0',
+    );
+    expect((await call(root, "read_file", { path: "a.txt", offset: "1.5" })).isError).toBe(true);
+    expect((await call(root, "read_file", { path: "a.txt", limit: "ten" })).isError).toBe(true);
+  });
+});

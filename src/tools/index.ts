@@ -11,6 +11,8 @@ import {
   BUDGET_NOTE,
   checkArgs,
   DEFAULT_DESIGN,
+  easeArgs,
+  easedNote,
   fail,
   type Tool,
   type ToolContext,
@@ -62,9 +64,17 @@ export async function runTool(
   return withinBudget(await runChecked(name, input, context, toolSet), findTool(name, toolSet)?.askForLess);
 }
 
-async function runChecked(name: string, input: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {
+async function runChecked(name: string, given: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {
   const tool = findTool(name, toolSet);
   if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames(toolSet)}`);
+  const { input, notes } = easeArgs(tool, given); // "5" is 5, limit 3000 is the cap: the result says so
+  const result = await runEased(tool, input, context);
+  const eased = easedNote(notes);
+  return eased ? { ...result, content: `${result.content}\n${eased}` } : result;
+}
+
+async function runEased(tool: Tool, input: unknown, context: ToolContext): Promise<ToolResult> {
+  const { name } = tool;
   const problem = checkArgs(tool, input);
   if (problem) return fail(problem);
   try {

@@ -152,6 +152,40 @@ function isHighSurrogate(code: number): boolean {
 }
 
 /**
+ * Arguments a model commonly gets slightly wrong, taken where their meaning is plain: a whole number sent as
+ * a string ("5") is that number, and one over its maximum (limit 3000) is the maximum. Returns the arguments
+ * to check and run, and a note for each change, which the result then states. Anything else is left for
+ * checkArgs to refuse: a number under its minimum (offset 0 may mean the first line or none), "5.5", "five".
+ */
+export function easeArgs(tool: Tool, input: unknown): { input: unknown; notes: string[] } {
+  const notes: string[] = [];
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { input, notes };
+  const eased: Record<string, unknown> = { ...input };
+  for (const [key, value] of Object.entries(eased)) {
+    const schema = Object.hasOwn(tool.input_schema.properties, key) ? tool.input_schema.properties[key] : undefined;
+    if (schema?.type !== "integer") continue;
+    let number = value;
+    if (typeof value === "string" && /^\s*[+-]?\d{1,15}\s*$/.test(value)) {
+      number = Number(value);
+      notes.push(`${key} was the string ${JSON.stringify(value)}, read as the number ${number}`);
+    }
+    if (typeof number === "number" && Number.isSafeInteger(number) && schema.maximum !== undefined) {
+      if (number > schema.maximum) {
+        notes.push(`${key} ${number} is over its maximum, ${schema.maximum}, which was used`);
+        number = schema.maximum;
+      }
+    }
+    eased[key] = number;
+  }
+  return { input: eased, notes };
+}
+
+/** The line a result ends with when easeArgs changed arguments, or "". */
+export function easedNote(notes: string[]): string {
+  return notes.length ? `(arguments taken as meant: ${notes.join("; ")})` : "";
+}
+
+/**
  * Checks tool arguments against the tool's schema: unknown fields, missing
  * required ones, wrong types and out-of-range numbers. Returns an error
  * message naming the argument, or null when the arguments are fine.
