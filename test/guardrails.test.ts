@@ -35,7 +35,6 @@ describe("bad arguments through runTool", () => {
       'argument "offset" must be a whole number, got the string "three"',
     ],
     ["read_file", { path: "a.txt", lines: 3 }, 'unknown argument "lines" for read_file; expected: path, offset, limit'],
-    ["read_file", { path: "" }, 'path must not be empty; use "." for the workspace root'],
     ["list_files", { path: ["a"] }, 'argument "path" must be a string, got an array'],
     ["list_files", { dir: "." }, 'unknown argument "dir" for list_files; expected: path'],
     ["glob", {}, 'missing required argument "pattern" (glob pattern, relative to path (e.g. **/*.ts))'],
@@ -507,39 +506,36 @@ describe("absurd paths are refused before anything grows with their length (an 8
   });
 });
 
-describe('Windows-style paths: "/" is the separator, and the "/" path is suggested when it exists', () => {
+describe('Windows-style paths: "/" is the separator, and the "/" path is read when it exists, with a note', () => {
   const dir = makeTree({
     "lib/util.js": "export const x = 1;\n",
-    "sub/a.md": "# A\n",
-    "sub/b.md": "# B\n",
+    "sub/a.md": { content: "# A\n", mtime: 2_000 },
+    "sub/b.md": { content: "# B\n", mtime: 1_000 },
     "odd\\name.txt": "a real name with a backslash\n", // legal on Linux
   });
+  const meant = (given: string, taken: string) => `(path "${given}" was taken as "${taken}": Scout's separator is "/")`;
 
   it.each([
     [
       "read_file",
       { path: "lib\\util.js" },
-      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+      `1\texport const x = 1;\n(lines 1-1 of 1)\n${meant("lib\\util.js", "lib/util.js")}`,
     ],
     [
       "read_file",
       { path: ".\\lib\\\\util.js" },
-      'Error: path ".\\lib\\\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "./lib/util.js"?',
+      `1\texport const x = 1;\n(lines 1-1 of 1)\n${meant(".\\lib\\\\util.js", "./lib/util.js")}`,
     ],
     [
       "read_file",
       { path: "lib\\nope.js" },
       'Error: path "lib\\nope.js" uses "\\" as a separator; Scout\'s separator is "/"',
     ],
-    [
-      "list_files",
-      { path: "sub\\" },
-      'Error: path "sub\\" uses "\\" as a separator; Scout\'s separator is "/": did you mean "sub/"?',
-    ],
+    ["list_files", { path: "sub\\" }, `a.md\nb.md\n${meant("sub\\", "sub/")}`],
     [
       "grep",
       { pattern: "x", path: "lib\\util.js" },
-      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+      `lib/util.js:1:export const x = 1;\n${meant("lib\\util.js", "lib/util.js")}`,
     ],
     ["read_file", { path: "odd\\name.txt" }, "1\ta real name with a backslash\n(lines 1-1 of 1)"],
     [

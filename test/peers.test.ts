@@ -152,3 +152,19 @@ describe("cause 5: arguments a model commonly gets slightly wrong are taken as m
     expect((await call(root, "read_file", { path: "a.txt", limit: "ten" })).isError).toBe(true);
   });
 });
+
+describe("cause 4: path forms with one obvious meaning are taken in it", () => {
+  const root = makeTree({ "src/file.ts": "export const one = 1;\n", "top.txt": "top\n" });
+
+  it('src\\file.ts reads src/file.ts, and the footer says "/" is the separator', async () => {
+    expect((await call(root, "read_file", { path: "src\\file.ts" })).content).toBe(
+      '1\texport const one = 1;\n(lines 1-1 of 1)\n(path "src\\file.ts" was taken as "src/file.ts": Scout\'s separator is "/")',
+    );
+  });
+
+  it("an empty path is the root, as the default is", async () => {
+    expect((await call(root, "list_files", { path: "" })).content).toBe((await call(root, "list_files", {})).content);
+    expect((await call(root, "grep", { pattern: "top", path: "" })).content).toBe("top.txt:1:top");
+    expect((await call(root, "glob", { pattern: "*.txt", path: "" })).content).toBe("top.txt");
+  });
+});

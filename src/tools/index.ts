@@ -84,7 +84,8 @@ async function runEased(tool: Tool, input: unknown, context: ToolContext): Promi
     const workspace = context.workspace.fresh();
     const result = await tool.run(input, { ...context, workspace });
     // An ignore file skipped (a symlink, too large) changes what the model sees: it is told, once, at the end.
-    const note = escapePath(workspace.ignoreNote()); // it names paths, so one line whatever they hold
+    const ignoreNote = escapePath(workspace.ignoreNote()); // it names paths, so one line whatever they hold
+    const note = [workspace.takenAsMeantNote(), ignoreNote].filter((line) => line !== "").join("\n");
     return note ? { ...result, content: `${result.content}\n${note}` } : result;
   } catch (error) {
     if (context.signal?.aborted) return fail(`${name} was cancelled`); // a stream the signal stopped

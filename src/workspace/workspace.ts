@@ -41,6 +41,8 @@ export class Workspace {
   private readonly directFolders: DirectFolders;
   /** The root folder's own name: top-level entries are judged with it as their parent (.docker/config.json). */
   private readonly rootName: string;
+  /** Arguments read as meant, not as written ("src\a.ts" as "src/a.ts"): the result ends saying so. */
+  private readonly meantNotes = new Set<string>();
 
   /** Throws when the root lies in a protected folder (~/.aws, repo/.git): everything there is a secret. */
   constructor(root: string) {
@@ -76,8 +78,8 @@ export class Workspace {
    * clear error. The check is made after resolving ".." and symlinks, and the
    * name is checked against the protected-file rules as given and as resolved.
    */
-  resolveInWorkspace(input: string, argName = "path"): Resolved {
-    if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
+  resolveInWorkspace(given: string, argName = "path"): Resolved {
+    const input = given === "" ? "." : given; // an empty path means the root, as the default does
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
     if (input.includes(UNNAMABLE))
       return {
@@ -104,8 +106,8 @@ export class Workspace {
       };
 
     const lexical = path.resolve(this.root, input);
-    const backslash = this.backslashHint(input, lexical, argName);
-    if (backslash) return { ok: false, error: backslash };
+    const backslash = this.backslashMeaning(input, lexical, argName);
+    if (backslash) return backslash;
 
     const real = realpathOfDeepestExisting(lexical);
     if (!isInside(this.root, real)) return outside(argName, input);
@@ -119,14 +121,31 @@ export class Workspace {
 
   /**
    * A path with "\" that names nothing is a Windows-style path: on Linux "\" is a character of a name, so
-   * "lib\util.js" would be "not found" with no hint. Says so, with the "/" path when that one exists.
+   * "lib\util.js" would be "not found". When the "/" path exists, that one is meant: it is resolved (and
+   * checked) instead, and a note tells the model the separator. Otherwise an error says so.
    */
-  private backslashHint(input: string, lexical: string, argName: string): string | undefined {
+  private backslashMeaning(input: string, lexical: string, argName: string): Resolved | undefined {
     if (!input.includes("\\") || !isInside(this.root, lexical) || fs.existsSync(lexical)) return undefined;
     const forward = input.replace(/\\+/g, "/");
     const asForward = this.resolveInWorkspace(forward, argName);
-    const exists = asForward.ok && fs.existsSync(asForward.abs);
-    return `${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"${exists ? `: did you mean "${escapePath(forward)}"?` : ""}`;
+    if (asForward.ok && fs.existsSync(asForward.abs)) {
+      this.noteTakenAsMeant(
+        `(${argName} "${escapePath(input)}" was taken as "${escapePath(forward)}": Scout's separator is "/")`,
+      );
+      return asForward;
+    }
+    if (!asForward.ok) return asForward; // protected, say: the "/" path's own reason
+    return { ok: false, error: `${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"` };
+  }
+
+  /** A note for the end of this call's result: an argument was read as it was meant, not as written. */
+  noteTakenAsMeant(note: string): void {
+    this.meantNotes.add(note);
+  }
+
+  /** The notes of noteTakenAsMeant, one per line, or "" (paths in them are already escaped). */
+  takenAsMeantNote(): string {
+    return [...this.meantNotes].join("\n");
   }
 
   /**
