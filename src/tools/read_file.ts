@@ -1,11 +1,17 @@
 // read_file: a window of a text file, with line numbers, read as a stream so
 // memory stays small whatever the file's size.
 import fs from "node:fs";
-import { openChecked } from "../workspace/opened.js";
+import { openChecked, UNOPENABLE } from "../workspace/opened.js";
 import { escapePath } from "../escape.js";
-import { suggestSimilarPaths } from "./similar-paths.js";
+import {
+  findLookAlike,
+  MAX_ENTRIES_READ,
+  SUGGEST_TIMEOUT_MS,
+  showLookAlikes,
+  suggestSimilarPaths,
+} from "./similar-paths.js";
 import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
-import { DEFAULT_DESIGN, clipLine, fail, ok, type Tool, type ToolDesign } from "./tool.js";
+import { DEFAULT_DESIGN, clipLine, fail, groupThousands, ok, type Tool, type ToolDesign } from "./tool.js";
 
 /** Lines longer than this are clipped with a visible marker. */
 export const MAX_LINE_CHARS = 500;
@@ -54,19 +60,37 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
     async run({ path: input, offset = 1, limit = cap }, { workspace, signal }) {
       const resolved = workspace.resolveInWorkspace(input);
       if (!resolved.ok) return fail(resolved.error);
-      const { abs } = resolved;
-      const rel = escapePath(resolved.rel); // as messages name it: on one line, whatever the name holds
+      let { abs } = resolved;
+      let rel = escapePath(resolved.rel); // as messages name it: on one line, whatever the name holds
 
       // Opened first, then judged by what was opened: a swap after resolveInWorkspace cannot redirect it.
-      const opened = openChecked(abs);
+      let opened = openChecked(abs);
+      if (opened === "missing") {
+        // One file that differs only in invisible or look-alike characters is the one meant: it is read.
+        const meant = await findLookAlike(workspace, resolved.rel);
+        const again = meant === undefined ? undefined : workspace.resolveInWorkspace(meant);
+        if (again?.ok) {
+          workspace.noteTakenAsMeant(
+            `(read ${showLookAlikes(again.rel)}, the one file whose name differs from ${showLookAlikes(resolved.rel)} only in Unicode spaces, quotes or accents)`,
+          );
+          ({ abs } = again);
+          rel = escapePath(again.rel);
+          opened = openChecked(abs);
+        }
+      }
       if (opened === "moved") return fail(`${rel} changed while it was being opened; it was not read`);
       if (opened === "missing") {
         const similar = await suggestSimilarPaths(workspace, resolved.rel, signal);
-        const hint = similar.length
-          ? `; did you mean: ${similar.map(escapePath).join(", ")}?`
+        const hint = similar.paths.length
+          ? `; did you mean: ${similar.paths.map(showLookAlikes).join(", ")}?`
           : "; use glob or list_files to find it";
-        return fail(`file not found: ${rel}${hint}`);
+        const stopped = {
+          entries: ` (only the first ${groupThousands(MAX_ENTRIES_READ)} entries of the workspace were compared)`,
+          time: ` (looking for similar names stopped after ${SUGGEST_TIMEOUT_MS / 1000} s)`,
+        };
+        return fail(`file not found: ${rel}${hint}${similar.stopped ? stopped[similar.stopped] : ""}`);
       }
+      if (typeof opened === "string") return fail(`${rel} ${UNOPENABLE[opened]}; it was not read`);
       const { fd, stat } = opened;
       const refuse = (message: string) => {
         fs.closeSync(fd);
