@@ -127,9 +127,9 @@ describe("start-up: a command loads only the packages it uses", () => {
     return /^loaded: (.*)$/m.exec(run.stderr)?.[1].split(" ").filter(Boolean);
   };
 
-  it("scout --version loads no package, read_file only isbinaryfile, grep only @vscode/ripgrep (rg's path)", async () => {
+  it("scout --version and read_file load no package, grep only @vscode/ripgrep (rg's path)", async () => {
     expect(await packagesLoaded(["--version"])).toEqual([]);
-    expect(await packagesLoaded(["tool", "read_file", '{"path":"a.txt"}'])).toEqual(["isbinaryfile"]);
+    expect(await packagesLoaded(["tool", "read_file", '{"path":"a.txt"}'])).toEqual([]);
     expect(await packagesLoaded(["tool", "grep", '{"pattern":"world"}'])).toEqual(["@vscode/ripgrep"]);
   });
 

@@ -306,9 +306,9 @@ describe("grep: what it searches", () => {
     expect((await call(root, "grep", { pattern: "MARK", path: "app.log" })).content).toBe("app.log:1:MARK in log");
   });
 
-  it("shows invalid UTF-8 as replacement characters", async () => {
+  it("shows invalid UTF-8 bytes as \\xNN, as read_file does", async () => {
     const root = tree({ "bad.txt": Buffer.from([0x4d, 0x41, 0x52, 0x4b, 0xff, 0x0a]) });
-    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\uFFFD");
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\\xff");
   });
 });
 
@@ -364,7 +364,7 @@ describe("grep: very long lines and big files", () => {
       ),
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "bytes.txt" })).content).toBe(
-      `bytes.txt:1:MARK \uFFFD${"y".repeat(MAX_MATCH_CHARS - 6)}${marker}`,
+      `bytes.txt:1:MARK \\xff${"y".repeat(MAX_MATCH_CHARS - 9)}${marker}`,
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
       `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,

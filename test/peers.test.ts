@@ -289,3 +289,37 @@ describe("issue 27.2: the did-you-mean walk is bounded in entries, and says so w
     );
   });
 });
+
+describe("cause 6: read_file and grep agree on what is text, and show undecodable bytes the same way", () => {
+  const root = makeTree({
+    "cafe.txt": Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), // Latin-1 "café", 5 bytes
+    "two-bad.txt": Buffer.concat([Buffer.from("ok line\nbad "), Buffer.from([0xff, 0xfe]), Buffer.from(" end\n")]),
+    "ff-fe-ascii.txt": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello world\n")]),
+    "real-utf16.txt": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello utf16\n", "utf16le")]),
+  });
+
+  it("a short Latin-1 file and one with two bad bytes are read, and every grep hit reads the same", async () => {
+    expect((await call(root, "read_file", { path: "cafe.txt" })).content).toBe("1\tcaf\\xe9\n(lines 1-1 of 1)");
+    expect((await call(root, "read_file", { path: "two-bad.txt", offset: 2 })).content).toBe(
+      "2\tbad \\xff\\xfe end\n(lines 2-2 of 2)",
+    );
+    for (const [pattern, file] of [
+      ["caf", "cafe.txt"],
+      ["bad", "two-bad.txt"],
+    ]) {
+      const hit = (await call(root, "grep", { pattern, path: file })).content;
+      const [, line, text] = /^[^:]+:(\d+):(.*)$/.exec(hit) ?? [];
+      const read = await call(root, "read_file", { path: file, offset: Number(line), limit: 1 });
+      expect(read.content.split("\n")[0], hit).toBe(`${line}\t${text}`);
+    }
+  });
+
+  it("FF FE followed by ASCII is no UTF-16: its text shows, the two bytes visible; real UTF-16 still decodes", async () => {
+    expect((await call(root, "read_file", { path: "ff-fe-ascii.txt" })).content).toBe(
+      "1\t\\xff\\xfehello world\n(lines 1-1 of 1)",
+    );
+    expect((await call(root, "read_file", { path: "real-utf16.txt" })).content).toBe(
+      "1\thello utf16\n(lines 1-1 of 1)",
+    );
+  });
+});

@@ -112,9 +112,9 @@ describe("read_file: line endings and encodings", () => {
     expect((await call(root, "read_file", { path: "blank-lines.txt" })).content).toBe("1\t\n2\t\n(lines 1-2 of 2)");
   });
 
-  it("shows invalid UTF-8 as U+FFFD instead of failing", async () => {
+  it("shows invalid UTF-8 bytes as \\xNN instead of failing", async () => {
     const result = await call(root, "read_file", { path: "bad-utf8.txt" });
-    expect(result).toMatchObject({ content: "1\tok\uFFFD\uFFFD! and then text\n(lines 1-1 of 1)", isError: false });
+    expect(result).toMatchObject({ content: "1\tok\\xff\\xfe! and then text\n(lines 1-1 of 1)", isError: false });
   });
 
   it(`clips lines over ${MAX_LINE_CHARS} characters with a visible marker, and only those`, async () => {
@@ -196,7 +196,7 @@ describe("read_file: errors", () => {
     expect(await call(root, "read_file", { path: "binary.bin" })).toMatchObject({
       isError: true,
       content:
-        "Error: binary.bin is a binary file (a NUL byte, or many control or undecodable bytes, near the start); read_file shows text only",
+        "Error: binary.bin is a binary file (a NUL byte in its first 8 KiB, as rg judges); read_file shows text only",
     });
   });
 

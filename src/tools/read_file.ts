@@ -10,7 +10,7 @@ import {
   showLookAlikes,
   suggestSimilarPaths,
 } from "./similar-paths.js";
-import { escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
+import { decodeShowingInvalid, escapeControlCharacters, type Sniffed, sniff, toUtf8 } from "./text-decoding.js";
 import { DEFAULT_DESIGN, clipLine, fail, groupThousands, ok, type Tool, type ToolDesign } from "./tool.js";
 
 /** Lines longer than this are clipped with a visible marker. */
@@ -107,9 +107,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       // Never past the size checked: a file that grows while read is read as it was.
       const window = await readWindow(fd, stat.size, offset, limit, signal); // Ctrl-C stops the read (runTool says so)
       if (window === "binary") {
-        return fail(
-          `${rel} is a binary file (a NUL byte, or many control or undecodable bytes, near the start); read_file shows text only`,
-        );
+        return fail(`${rel} is a binary file (a NUL byte in its first 8 KiB, as rg judges); read_file shows text only`);
       }
       const { lines, total } = window;
       if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
@@ -141,7 +139,6 @@ async function readWindow(
   limit: number,
   signal?: AbortSignal,
 ): Promise<{ lines: string[]; total: number } | "binary"> {
-  const decoder = new TextDecoder("utf-8"); // invalid bytes become U+FFFD, never an error
   const lines: string[] = [];
   let lineNumber = 1;
   let current: Buffer[] = [];
@@ -153,8 +150,10 @@ async function readWindow(
   const inWindow = () => lineNumber >= offset && lineNumber < offset + limit;
   const endLine = () => {
     if (inWindow()) {
-      const text = escapeControlCharacters(decoder.decode(Buffer.concat(current)).replace(/\r$/, ""));
       const cutWhileReading = fullLength > currentBytes;
+      const text = escapeControlCharacters(
+        decodeShowingInvalid(Buffer.concat(current), cutWhileReading).replace(/\r$/, ""),
+      );
       lines.push(clipLine(text, MAX_LINE_CHARS, cutWhileReading));
     }
     lineNumber++;
