@@ -581,7 +581,7 @@ describe("a root inside a protected folder", () => {
 
 describe("check-then-open: what is read is what was checked", () => {
   it("read_file never reads past the size it checked, however fast the file grows", async () => {
-    // 19 MiB of "y" lines, under the 20 MiB limit; once the call has started, 1 MiB more is appended every
+    // 19 MiB of "y" lines, all counted (under MAX_COUNTED_BYTES); once the call has started, 1 MiB more is appended every
     // millisecond, up to 100 MiB, while Scout reads (the old code read to wherever the end was by then).
     const dir = makeTree({ "grow.txt": "y\n".repeat(19 * 512 * 1024) });
     const file = path.join(dir, "grow.txt");

@@ -323,3 +323,29 @@ describe("cause 6: read_file and grep agree on what is text, and show undecodabl
     );
   });
 });
+
+describe("cause 7: read_file reads the window asked for in a text file of any size", () => {
+  const root = makeTree({});
+  const rows = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => `row ${String(from + i).padStart(7, "0")}\n`).join("");
+  const big = path.join(root, "big.log"); // 12 bytes a row: 1.9 million rows are 21.7 MiB, over the old 20 MiB
+  for (let from = 1; from <= 1_900_000; from += 100_000) fs.appendFileSync(big, rows(from, 100_000));
+  fs.appendFileSync(big, "NEEDLE here\n");
+
+  it("a 3-line window of a 22 MiB file, where grep points", async () => {
+    const hit = (await call(root, "grep", { pattern: "NEEDLE" })).content;
+    expect(hit).toBe("big.log:1900001:NEEDLE here");
+    expect((await call(root, "read_file", { path: "big.log", offset: 1_899_999, limit: 3 })).content).toBe(
+      "1899999\trow 1899999\n1900000\trow 1900000\n1900001\tNEEDLE here\n(lines 1899999-1900001 of 1900001)",
+    );
+  });
+
+  it("past 64 MiB the lines after the window are not counted, and the footer says so", async () => {
+    const huge = path.join(root, "huge.log");
+    const mib = Buffer.from("y\n".repeat(512 * 1024));
+    for (let i = 0; i < 70; i++) fs.appendFileSync(huge, mib);
+    expect((await call(root, "read_file", { path: "huge.log", limit: 2 })).content).toMatch(
+      /^1\ty\n2\ty\n\(lines 1-2 of at least [\d]+, counted in the first 64\.0 MiB of 70\.0 MiB; call read_file with offset=3 to continue\)$/,
+    );
+  });
+});

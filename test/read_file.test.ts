@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_FILE_BYTES, MAX_LINE_CHARS } from "../src/tools/read_file.js";
+import { MAX_LINE_CHARS } from "../src/tools/read_file.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { call, treeMaker } from "./helpers.js";
 
@@ -204,16 +204,6 @@ describe("read_file: errors", () => {
     const result = await call(root, "read_file", { path: "late-nul.txt", limit: 1 });
     expect(result.isError).toBe(false);
     expect(result.content.endsWith("(lines 1-1 of 2; call read_file with offset=2 to continue)")).toBe(true);
-  });
-
-  it("refuses a file over 20 MiB and suggests grep", async () => {
-    const big = path.join(root, "big.log");
-    fs.writeFileSync(big, "");
-    fs.truncateSync(big, MAX_FILE_BYTES + 1); // sparse: no disk space used
-    expect(await call(root, "read_file", { path: "big.log" })).toMatchObject({
-      isError: true,
-      content: "Error: big.log is 20.0 MiB, over the 20.0 MiB read_file limit; use grep to search it",
-    });
   });
 
   it("refuses a protected file without showing its content", async () => {

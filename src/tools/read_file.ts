@@ -15,8 +15,13 @@ import { DEFAULT_DESIGN, clipLine, fail, groupThousands, ok, type Tool, type Too
 
 /** Lines longer than this are clipped with a visible marker. */
 export const MAX_LINE_CHARS = 500;
-/** Files larger than this are refused; grep can still search them. */
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/**
+ * Lines are counted to the end of a file up to this many bytes; past it, once the window is read, counting
+ * stops and the footer says "at least". A window anywhere in a file of any size is read (streamed).
+ */
+export const MAX_COUNTED_BYTES = 64 * 1024 * 1024;
+/** Reading to a window deep in a huge file stops after this long, as grep's rg does, and says so. */
+export const READ_TIMEOUT_MS = 10_000;
 /** Bytes kept of one line while streaming: enough for MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
 
@@ -32,7 +37,7 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   const description = {
     full:
       `Read a text file, returning lines offset..offset+limit-1${lineNumbers ? ", each prefixed with its line number" : ""}. ` +
-      `At most ${cap} lines per call; lines over ${MAX_LINE_CHARS} characters are clipped. ` +
+      `At most ${cap} lines per call, from a file of any size; lines over ${MAX_LINE_CHARS} characters are clipped. ` +
       `A footer tells the total line count and the offset to continue from. ` +
       `Use grep first to find the line numbers you need, then read only that window.`,
     concise: `Read lines offset..offset+limit-1 of a text file (at most ${cap}); a footer gives the total.`,
@@ -98,27 +103,32 @@ export function makeReadFile(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       };
       if (stat.isDirectory()) return refuse(`${rel} is a directory; use list_files to see what it holds`);
       if (!stat.isFile()) return refuse(`${rel} is not a regular file (a FIFO, socket or device); it was not opened`);
-      if (stat.size > MAX_FILE_BYTES) {
-        return refuse(
-          `${rel} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} read_file limit; use grep to search it`,
-        );
-      }
 
       // Never past the size checked: a file that grows while read is read as it was.
-      const window = await readWindow(fd, stat.size, offset, limit, signal); // Ctrl-C stops the read (runTool says so)
+      const deadline = Date.now() + READ_TIMEOUT_MS;
+      const window = await readWindow(fd, stat.size, { offset, limit, deadline }, signal); // Ctrl-C stops it too
       if (window === "binary") {
         return fail(`${rel} is a binary file (a NUL byte in its first 8 KiB, as rg judges); read_file shows text only`);
       }
-      const { lines, total } = window;
+      const { lines, total, counted } = window;
+      if (counted === "stopped") {
+        return fail(
+          `read_file stopped after ${READ_TIMEOUT_MS / 1000} s at line ${total} of ${rel} (${formatBytes(stat.size)}), before line ${offset}; use grep to find the lines you need`,
+        );
+      }
       if (total === 0) return ok(`(${rel} is empty: 0 lines)`, "empty file");
       if (offset > total) return fail(`offset ${offset} is past the end of ${rel}, which has ${total} lines`);
 
       const last = offset + lines.length - 1;
       const width = String(last).length;
       const body = lines.map((line, i) => (lineNumbers ? `${String(offset + i).padStart(width)}\t${line}` : line));
-      const more = last < total ? `; call read_file with offset=${last + 1} to continue` : "";
-      body.push(`(lines ${offset}-${last} of ${total}${more})`);
-      return ok(body.join("\n"), `lines ${offset}-${last} of ${total}`);
+      const of =
+        counted === "all"
+          ? `${total}`
+          : `at least ${total}, counted in the first ${formatBytes(MAX_COUNTED_BYTES)} of ${formatBytes(stat.size)}`;
+      const more = last < total || counted !== "all" ? `; call read_file with offset=${last + 1} to continue` : "";
+      body.push(`(lines ${offset}-${last} of ${of}${more})`);
+      return ok(body.join("\n"), `lines ${offset}-${last} of ${counted === "all" ? "" : "at least "}${total}`);
     },
   };
 }
@@ -135,10 +145,9 @@ export const readFile = makeReadFile();
 async function readWindow(
   fd: number,
   size: number,
-  offset: number,
-  limit: number,
+  { offset, limit, deadline }: { offset: number; limit: number; deadline: number },
   signal?: AbortSignal,
-): Promise<{ lines: string[]; total: number } | "binary"> {
+): Promise<{ lines: string[]; total: number; counted: "all" | "some" | "stopped" } | "binary"> {
   const lines: string[] = [];
   let lineNumber = 1;
   let current: Buffer[] = [];
@@ -181,8 +190,9 @@ async function readWindow(
 
   if (size === 0) {
     fs.closeSync(fd);
-    return { lines: [], total: 0 };
+    return { lines: [], total: 0, counted: "all" };
   }
+  let bytesRead = 0;
   // end is inclusive; the stream closes the descriptor when it ends or the loop leaves early.
   for await (const raw of fs.createReadStream("", { fd, start: 0, end: size - 1, signal }) as AsyncIterable<Buffer>) {
     if (!sniffed) {
@@ -192,11 +202,16 @@ async function readWindow(
       utf8 = toUtf8(sniffed.encoding);
       splitLines(utf8(raw.subarray(sniffed.bomLength)));
     } else splitLines(utf8(raw));
+    bytesRead += raw.length;
+    const windowRead = lineNumber >= offset + limit;
+    if (windowRead && bytesRead >= MAX_COUNTED_BYTES && bytesRead < size)
+      return { lines, total: lineNumber - 1, counted: "some" };
+    if (!windowRead && Date.now() > deadline) return { lines, total: lineNumber - 1, counted: "stopped" };
   }
   splitLines(utf8(Buffer.alloc(0), true));
   // A last line without a trailing newline still counts.
   if (fullLength > 0) endLine();
-  return { lines, total: lineNumber - 1 };
+  return { lines, total: lineNumber - 1, counted: "all" };
 }
 
 function formatBytes(bytes: number): string {
