@@ -1,7 +1,6 @@
 // read_file: every parameter, every error, and the awkward files (FIFO,
 // binary, huge, invalid UTF-8, CRLF, long lines), on real temporary files.
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_CHARS } from "../src/tools/read_file.js";
