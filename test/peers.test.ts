@@ -349,3 +349,37 @@ describe("cause 7: read_file reads the window asked for in a text file of any si
     );
   });
 });
+
+describe("cause 8: a .scoutignore at the root denies a path to every tool, like the protected list", () => {
+  const root = makeTree({
+    ".scoutignore": "private/\n*.draft\n",
+    ".ignore": "search-only.txt\n", // hides from search, but read_file reads it when named
+    "private/plan.txt": "DENY_MARK\n",
+    "src/launch.DRAFT": "DENY_MARK\n",
+    "src/ok.txt": "DENY_MARK ok\n",
+    "search-only.txt": "DENY_MARK ignored\n",
+  });
+  fs.symlinkSync("private/plan.txt", path.join(root, "link.txt"));
+
+  it("read_file refuses what it matches, named directly, in any case or through a symlink", async () => {
+    for (const file of ["private/plan.txt", "src/launch.DRAFT", "src/launch.draft", "link.txt", "private"]) {
+      const result = await call(root, "read_file", { path: file });
+      expect(result.content, file).toMatch(
+        /is denied by \.scoutignore \(the user's rule: no tool reads or lists it\)$/,
+      );
+    }
+    expect((await call(root, "read_file", { path: "search-only.txt" })).isError).toBe(false);
+  });
+
+  it("list_files, glob and grep never show it", async () => {
+    expect((await call(root, "glob", { pattern: "**/*" })).content.split("\n").sort()).toEqual([
+      ".ignore",
+      ".scoutignore",
+      "src/ok.txt",
+    ]);
+    expect((await call(root, "grep", { pattern: "DENY_MARK" })).content).toBe("src/ok.txt:1:DENY_MARK ok");
+    expect((await call(root, "list_files", { path: "src" })).content).toBe(
+      "ok.txt\n(1 entry hidden by ignore rules or protection)",
+    );
+  });
+});

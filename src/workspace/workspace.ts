@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { escapePath } from "../escape.js";
 import { DirectFolders } from "./opened.js";
-import { IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
+import { DENY_FILE, IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 import { rgWouldReadSkipped, type WalkStop } from "./rg-ignore-walk.js";
 
@@ -116,6 +116,15 @@ export class Workspace {
     const rel = this.toRelative(isInside(this.root, lexical) ? lexical : real);
     if (isDenied(rel, this.rootName) || isDenied(this.toRelative(real), this.rootName))
       return protectedPath(argName, rel);
+    if (
+      [rel, this.toRelative(real)].some(
+        (one) => this.ignoreRules.denies(one, false) || this.ignoreRules.denies(one, true),
+      )
+    )
+      return {
+        ok: false,
+        error: `${argName} "${escapePath(rel)}" is denied by ${DENY_FILE} (the user's rule: no tool reads or lists it)`,
+      };
     return { ok: true, abs: real, rel };
   }
 
@@ -165,6 +174,7 @@ export class Workspace {
     if (name.includes(UNNAMABLE)) return false; // not valid UTF-8: shown, it could not be named back
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
+    if (this.ignoreRules.denies(relPath, isDir)) return false; // the user's .scoutignore: as if protected
     return !this.ignoreRules.isIgnored(relPath, parent, isDir);
   }
 
