@@ -101,6 +101,11 @@ export class IgnoreRules {
 
   constructor(readonly root: string) {}
 
+  /** denies for a path that may be a file or a folder (a path argument, not yet opened). */
+  deniesPath(relPath: string): boolean {
+    return this.denies(relPath, false) || this.denies(relPath, true);
+  }
+
   /** Whether the root's DENY_FILE denies a path, or a folder above it, to every tool. */
   denies(relPath: string, isDir: boolean): boolean {
     if (this.denyRules === undefined) {

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { escapePath } from "../escape.js";
 import { DirectFolders } from "./opened.js";
+import { isInside, realpathOfDeepestExisting } from "./real-paths.js";
 import { DENY_FILE, IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 import { rgWouldReadSkipped, type WalkStop } from "./rg-ignore-walk.js";
@@ -82,28 +83,22 @@ export class Workspace {
     const input = given === "" ? "." : given; // an empty path means the root, as the default does
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
     if (input.includes(UNNAMABLE))
-      return {
-        ok: false,
-        error: `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
-      };
+      return refused(
+        `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
+      );
     // Before any work that grows with the length: an 80 KB path took 40 s to resolve.
     if (input.length > MAX_PATH_CHARS)
       return { ok: false, error: `${argName} is ${input.length} characters long, over the ${MAX_PATH_CHARS} limit` };
     if (input.split("/").length > MAX_PATH_SEGMENTS)
-      return {
-        ok: false,
-        error: `${argName} has more than ${MAX_PATH_SEGMENTS} "/"-separated segments; give a shorter path`,
-      };
+      return refused(`${argName} has more than ${MAX_PATH_SEGMENTS} "/"-separated segments; give a shorter path`);
     if (input.startsWith("~"))
-      return {
-        ok: false,
-        error: `${argName} "${escapePath(input)}": "~" is not expanded; give a path relative to the workspace root`,
-      };
+      return refused(
+        `${argName} "${escapePath(input)}": "~" is not expanded; give a path relative to the workspace root`,
+      );
     if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input))
-      return {
-        ok: false,
-        error: `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
-      };
+      return refused(
+        `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
+      );
 
     const lexical = path.resolve(this.root, input);
     const backslash = this.backslashMeaning(input, lexical, argName);
@@ -116,15 +111,10 @@ export class Workspace {
     const rel = this.toRelative(isInside(this.root, lexical) ? lexical : real);
     if (isDenied(rel, this.rootName) || isDenied(this.toRelative(real), this.rootName))
       return protectedPath(argName, rel);
-    if (
-      [rel, this.toRelative(real)].some(
-        (one) => this.ignoreRules.denies(one, false) || this.ignoreRules.denies(one, true),
-      )
-    )
-      return {
-        ok: false,
-        error: `${argName} "${escapePath(rel)}" is denied by ${DENY_FILE} (the user's rule: no tool reads or lists it)`,
-      };
+    if (this.ignoreRules.deniesPath(rel) || this.ignoreRules.deniesPath(this.toRelative(real)))
+      return refused(
+        `${argName} "${escapePath(rel)}" is denied by ${DENY_FILE} (the user's rule: no tool reads or lists it)`,
+      );
     return { ok: true, abs: real, rel };
   }
 
@@ -144,7 +134,7 @@ export class Workspace {
       return asForward;
     }
     if (!asForward.ok) return asForward; // protected, say: the "/" path's own reason
-    return { ok: false, error: `${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"` };
+    return refused(`${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"`);
   }
 
   /** A note for the end of this call's result: an argument was read as it was meant, not as written. */
@@ -231,26 +221,9 @@ export class Workspace {
 /** At most this many skipped ignore files are named in a note; the rest are counted. */
 const MAX_SKIPPED_NAMED = 3;
 
-function isInside(root: string, abs: string): boolean {
-  const rel = path.relative(root, abs);
-  // "..foo" is a name inside the root; ".." and "../x" are not.
-  return rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
-
-/** realpath of the path, or of its deepest existing ancestor joined with the rest. */
-function realpathOfDeepestExisting(abs: string): string {
-  let existing = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...rest);
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return abs;
-      rest.unshift(path.basename(existing));
-      existing = parent;
-    }
-  }
+/** A path argument refused, with the message the model gets. */
+function refused(error: string): Resolved {
+  return { ok: false, error };
 }
 
 function outside(argName: string, input: string): Resolved {
