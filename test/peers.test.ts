@@ -383,3 +383,13 @@ describe("cause 8: a .scoutignore at the root denies a path to every tool, like 
     );
   });
 });
+
+describe("cause 8, continued: a .scoutignore that cannot be read is named, never silently ignored", () => {
+  it("a .scoutignore symlinked to /dev/zero is not read, and every result says its rules do not apply", async () => {
+    const root = makeTree({ "a.txt": "MARK\n" });
+    fs.symlinkSync("/dev/zero", path.join(root, ".scoutignore"));
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe(
+      "a.txt:1:MARK\n(ignore files not read, so their rules do not apply: .scoutignore (it is a symlink))",
+    );
+  });
+});
