@@ -94,6 +94,16 @@ describe("27.4 files a person names: never blocking, regular files only, bounded
     expect(run.code).toBe(1);
   });
 
+  it("scout lab --html to a FIFO says so in one line instead of blocking in the write", async () => {
+    const root = makeTree({ "a.py": "def alpha():\n    pass\n" });
+    const set = path.join(root, "set.json");
+    const question = { id: "q1", question: "Where is alpha defined?", expect: { locations: ["a.py:1"] } };
+    fs.writeFileSync(set, JSON.stringify({ questions: [question] }));
+    const run = await runCli(["lab", set, "--html", fifo], { env: OFFLINE, timeoutMs: 30_000 });
+    expect(run.stderr).toMatch(/scout lab: --html .*pipe: cannot write it: .*ENXIO/);
+    expect(run.code).toBe(1);
+  });
+
   it("the helper stops reading at its cap, and an appender stops writing at its own", () => {
     const file = path.join(dir, "big.txt");
     fs.writeFileSync(file, "x".repeat(1001));
