@@ -101,10 +101,17 @@ export async function labCommand(argv: string[]): Promise<number> {
   const offline = values.offline || !hasCredentials();
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   const progress = progressLine();
+  let toldUsage = false; // once for the whole lab, though each run has its own model
+  const usageNotice = (text: string) => {
+    if (!toldUsage) progress.note(text);
+    toldUsage = true;
+  };
   const makeModel = (): Model =>
     offline
       ? offlineModel()
-      : withBackoff(claudeModel(modelName), { onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`) });
+      : withBackoff(claudeModel(modelName, undefined, { onNotice: usageNotice }), {
+          onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`),
+        });
   let schemaTokens: number[];
   try {
     schemaTokens = await countSchemaTokens(variants, offline ? estimateCounter : exactCounter(), modelName);

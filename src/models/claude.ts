@@ -108,16 +108,20 @@ export function apiRequest(name: string, request: ModelRequest, cache: boolean) 
 
 /**
  * Claude; `cache` (on unless --no-cache) marks each request for prompt caching (see cache.ts).
- * Usage that is not a count of tokens is counted as 0, and `onRetry` is told so once.
+ * Usage that is not a count of tokens is counted as 0, and `onNotice` (default: `onRetry`) is told so once.
  */
-export function claudeModel(name = DEFAULT_MODEL, onRetry?: RetryNotice, { cache = true } = {}): Model {
+export function claudeModel(
+  name = DEFAULT_MODEL,
+  onRetry?: RetryNotice,
+  { cache = true, onNotice = onRetry }: { cache?: boolean; onNotice?: RetryNotice } = {},
+): Model {
   let toldBadUsage = false;
   return {
     name,
     createMessage: async (request, options) => {
       const response = await withRetries(() => streamMessage(name, request, options, cache), onRetry, options.signal);
       const { usage, bad } = checkUsage(response.usage);
-      if (bad.length && !toldBadUsage) onRetry?.(badUsageNotice(bad));
+      if (bad.length && !toldBadUsage) onNotice?.(badUsageNotice(bad));
       toldBadUsage ||= bad.length > 0;
       return { ...response, usage };
     },
