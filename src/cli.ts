@@ -166,7 +166,8 @@ async function main(argv: string[]): Promise<number> {
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
   if (terminal && values.print === undefined) {
-    const { historyFile, runTerminal } = await import("./repl/terminal.js");
+    const { runTerminal } = await import("./repl/terminal.js");
+    const { historyFile } = await import("./repl/history.js");
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,

@@ -2,7 +2,8 @@
 //
 // Scout keeps the terminal in raw mode, so Ctrl-C / Ctrl-D arrive as the bytes
 // a keyboard sends (\x03 / \x04), and the pty sends no SIGINT to anyone.
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { afterEach } from "vitest";
 import { type Launch, startCli } from "./helpers.js";
 
@@ -85,13 +86,30 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
         onData = () => {
           if (!pattern.test(plain(output.all))) return;
           clearTimeout(timer);
-          // the prompt is printed just before Scout reads: give it a moment before typing.
-          setTimeout(resolve, 100);
+          resolve(); // keys typed from here on are read: Scout's keyboard holds what comes during a turn
         };
         onData();
       });
     },
+    /** Sets the pty's size, as a person resizing the window does: the kernel sends SIGWINCH. */
+    resize(columns: number, rows = 24): void {
+      execFileSync("stty", ["-F", ptyDevice(child.pid as number), "cols", String(columns), "rows", String(rows)]);
+    },
   };
+}
+
+/** The pty `script` made: what its child (the CLI or the shell) has as stdin. */
+function ptyDevice(scriptPid: number): string {
+  for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === scriptPid)
+        return fs.readlinkSync(`/proc/${pid}/fd/0`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no child of script (pid ${scriptPid}) found`);
 }
 
 /** Colour and cursor codes and \r removed (bracketed-paste switches, ESC[?2004h, included). */

@@ -36,7 +36,7 @@ export async function runCommand(session: Session, line: string, context: Comman
     } catch (error) {
       print(`(could not count the schemas: ${await session.options.describeError(error)})`);
     }
-    print(`\n${session.usage.format(session.choice.estimated, session.choice.pricing)}`);
+    print(`\n${session.usage.format(session.choice.estimated)}`);
   } else if (name === "/request") {
     print(await session.describeLastRequest());
   } else if (name === "/model") {

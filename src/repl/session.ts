@@ -71,7 +71,7 @@ export class Session {
     const last = (this.last = newLast());
     trace?.question(question, pipedChars);
     const onStep = (event: StepEvent) => {
-      this.usage.record(event);
+      this.usage.record(event, this.choice.pricing);
       log.onStep(event);
       trace?.step(log.step, event);
       if (event.type === "model") {
@@ -149,7 +149,7 @@ export class Session {
 
   /** The exit line: what the whole session cost (on stderr, with the step log). */
   sayGoodbye(): void {
-    const line = this.usage.exitLine(this.choice.pricing);
+    const line = this.usage.exitLine();
     if (line) this.options.log.notice(line);
   }
 

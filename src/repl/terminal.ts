@@ -2,25 +2,16 @@
 // Ctrl-A/E/U/W/K) and recalls earlier questions (Up/Down), kept across
 // sessions in a history file; src/repl/keyboard.ts handles Ctrl-C, paste
 // and type-ahead; src/repl/step.ts the step-through pauses.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import readline from "node:readline";
 import { escapeControl } from "../escape.js";
 import { runCommand } from "./commands.js";
+import { HISTORY_SIZE, History } from "./history.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
 import { type Session, say } from "./session.js";
 import { stepper } from "./step.js";
+import { suspend } from "./suspend.js";
 
-/** Questions kept in the history file (the oldest are dropped). */
-export const HISTORY_SIZE = 1000;
 const PROMPT = "you > ";
-
-/** The history file: $SCOUT_HISTORY, or ~/.scout_history; SCOUT_HISTORY set to "" turns it off. */
-export function historyFile(env = process.env): string | undefined {
-  if (env.SCOUT_HISTORY !== undefined) return env.SCOUT_HISTORY || undefined;
-  return path.join(os.homedir(), ".scout_history");
-}
 
 export interface TerminalOptions {
   banner: string;
@@ -33,21 +24,33 @@ export interface TerminalOptions {
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
+  const history = new History(options.historyFile); // before raw mode: nothing here may leave the terminal raw
   const keyboard = new Keyboard();
   const rl = readline.createInterface({
     input: keyboard.stream,
     output: process.stdout,
     terminal: true,
     prompt: PROMPT,
-    history: loadHistory(options.historyFile),
+    history: history.entries,
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
   });
-  rl.on("history", (entries: string[]) => saveHistory(options.historyFile, entries));
+  rl.on("history", (entries: string[]) => history.save(entries));
+  keyboard.insertText = (text) => rl.write(text); // at the cursor, as one string
+  let atPrompt = true;
+  keyboard.onSuspend = () => {
+    const resume = () => {
+      keyboard.restore();
+      if (atPrompt) rl.prompt(true); // the prompt and the line as they were, cursor included
+    };
+    if (!suspend(() => keyboard.release(), resume))
+      say("\n(Ctrl-Z: no shell with job control to return to here, so Scout stays; /exit or Ctrl-D quits)");
+  };
+  keepWrappedLineOnResize(rl);
 
   const steps = stepper(
     () => session.options.log.step + 1,
-    () => keyboard.afterKeyIn(),
+    (sawEscape) => keyboard.afterKeyIn(sawEscape),
   );
   const setStepping = (on: boolean) => {
     session.pause = on ? steps.pause : undefined;
@@ -84,10 +87,12 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
         const lines = question.split("\n").length;
         if (lines > 1) say(`(pasted: ${lines} lines, ${question.length} characters, sent as one question)`);
         keyboard.onCancel = session.cancel;
-        keyboard.startTurn();
+        atPrompt = false;
         steps.newTurn();
-        await session.ask(question);
+        if (keyboard.startTurn()) await session.ask(question);
+        else say("(cancelled; the conversation is as it was before this question)");
       }
+      atPrompt = true;
       rl.prompt();
       keyboard.endTurn(); // after the prompt: the keys typed during the turn appear on its line
     }
@@ -100,23 +105,15 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
   return 0;
 }
 
-function loadHistory(file: string | undefined): string[] {
-  if (!file) return [];
-  try {
-    return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).reverse().slice(0, HISTORY_SIZE);
-  } catch {
-    return []; // no history yet
-  }
-}
-
-let historyWarned = false;
-/** One question per line, oldest first; readonly to others, since questions can hold secrets. */
-function saveHistory(file: string | undefined, entries: string[]): void {
-  if (!file) return;
-  try {
-    fs.writeFileSync(file, `${[...entries].reverse().join("\n")}\n`, { mode: 0o600 });
-  } catch (error) {
-    if (!historyWarned) say(`(the history is not saved: ${(error as Error).message}; SCOUT_HISTORY= turns it off)`);
-    historyWarned = true;
-  }
+/**
+ * When the window narrows, a terminal that reflows (tmux, VTE, iTerm2,
+ * kitty) wraps the input line onto more rows than readline drew; readline
+ * then moves up by the old count and leaves a stale copy above. Counting
+ * the cursor's row at the new width first lets it clear the whole line.
+ */
+function keepWrappedLineOnResize(rl: readline.Interface): void {
+  const line = rl as unknown as { prevRows: number };
+  process.stdout.prependListener("resize", () => {
+    line.prevRows = rl.getCursorPos().rows;
+  });
 }
