@@ -237,3 +237,81 @@ describe("the history file, opened as a person's file", { timeout: 90_000 }, () 
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
   });
 });
+
+describe("what users expect from the CLIs they know", { timeout: 90_000 }, () => {
+  it("backslash-Enter and Alt-Enter insert a line break; Enter sends", async () => {
+    api.script(reply([text("Two lines.")]));
+    const pty = scoutOnPty(tree(FILES), claude());
+    await pty.waitFor(/you > /);
+    await pty.keys("first line\\", "\r", "second line", "\x1b\r", "third line");
+    await pty.waitFor(/you > first line⏎second line⏎third line$/);
+    pty.type("\r");
+    await pty.waitFor(/Two lines\.[\s\S]*you > /);
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(questions()).toEqual(["first line\nsecond line\nthird line"]);
+    expect(pty.screen()).toContain("(3 lines, 33 characters, sent as one question)");
+  });
+
+  it("Esc interrupts a running turn, as Ctrl-C does", async () => {
+    api.script(slow(20_000, reply([text("Too late.")])));
+    const pty = scoutOnPty(tree(FILES), claude());
+    await pty.waitFor(/you > /);
+    pty.type("slow question\r");
+    await api.waitForRequests(1);
+    pty.type("\x1b");
+    await pty.waitFor(/\(cancelled; the conversation is as it was before this question\)\nyou > $/);
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).not.toContain("Too late.");
+  });
+
+  it("Tab completes slash commands, /model names, /step on|off, and workspace paths after @ (none protected)", async () => {
+    const root = tree({ ...FILES, "src/helpers.py": "x = 1\n", ".env": "SECRET=1\n", "server.key": "k\n" });
+    const pty = scoutOnPty(root);
+    await pty.waitFor(/you > /);
+    await pty.keys("/tok", "\t");
+    await pty.waitFor(/you > \/tokens$/);
+    await pty.keys("\x15/model claude-h", "\t");
+    await pty.waitFor(/you > \/model claude-haiku-4-5$/);
+    await pty.keys("\x15/step o");
+    pty.type("\t\t");
+    await pty.waitFor(/off[\s\S]*on[\s\S]*you > \/step o$/); // two candidates: listed, the line kept
+    await pty.keys("\x15what is in @sr", "\t");
+    await pty.waitFor(/you > what is in @src\/$/);
+    await pty.keys("h", "\t");
+    await pty.waitFor(/you > what is in @src\/helpers\.py$/);
+    await pty.keys("\x15@s", "\t");
+    await pty.waitFor(/you > @src\/$/); // server.key is protected: not offered
+    await pty.keys("\x15@.e");
+    pty.type("\t");
+    await pty.keys("!");
+    await pty.waitFor(/you > @\.e!$/); // .env neither
+    pty.type("\x15\x04");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("@path attaches the file under read_file's rules; outside, protected or binary: refused, nothing sent", async () => {
+    api.script(reply([text("It defines safe_path.")]));
+    const root = tree({ ...FILES, ".env": "SECRET=1\n", "image.bin": "\x00\x01\x02binary" });
+    const pty = scoutOnPty(root, claude());
+    await pty.waitFor(/you > /);
+    const lines = ["what does @app.py do?", "read @.env", "read @../outside.txt", "read @image.bin"];
+    for (const [i, line] of lines.entries()) {
+      pty.type(`${line}\r`);
+      await pty.waitFor(prompts(i + 2));
+    }
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(api.requests).toHaveLength(1);
+    expect(questions()[0]).toBe(
+      'what does @app.py do?\n\n<file path="app.py">\n1\timport os\n2\t\n3\tdef safe_path(p):\n4\t    return os.path.normpath(p)\n(lines 1-4 of 4)\n</file>',
+    );
+    const screen = pty.screen();
+    expect(screen).toMatch(/\(@app\.py attached: lines 1-4 of 4, \d+ characters\)/);
+    expect(screen).toMatch(/@\.env is not attached: .*; nothing was sent/);
+    expect(screen).toMatch(/@\.\.\/outside\.txt is not attached: .*outside.*; nothing was sent/);
+    expect(screen).toMatch(/@image\.bin is not attached: image\.bin is a binary file.*; nothing was sent/);
+    expect(screen).not.toContain("SECRET");
+  });
+});

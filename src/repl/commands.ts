@@ -13,8 +13,10 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /request        the last request sent to the model, block by block, with the tokens of each
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
-Ctrl-C cancels a running turn, or clears the line. Up/Down recall earlier questions.
-A multi-line paste is one question; its line breaks show as ⏎.`;
+Ctrl-C or Esc cancels a running turn; Ctrl-C clears the line. Up/Down recall earlier questions.
+Tab completes commands, their arguments, and paths after @; @path attaches that file.
+A multi-line paste is one question; its line breaks show as ⏎, as do backslash-Enter and Alt-Enter.
+Ctrl-Z suspends Scout (fg brings it back).`;
 
 /** What a command may change beyond the session: step-through mode exists only on a terminal. */
 export interface CommandContext {

@@ -14,8 +14,12 @@ import { PassThrough } from "node:stream";
 
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
-/** What a pasted line break shows as on the prompt line; the question gets "\n" back. */
+/** What a pasted line break (or Alt-Enter, or backslash-Enter) shows as on the prompt line; the question gets "\n" back. */
 export const PASTED_NEWLINE = "⏎";
+/** Alt-Enter (Esc, then Enter): a line break in the question, as in Claude Code. */
+const ALT_ENTER = "\x1b\r";
+/** How long an Esc waits for the rest of a paste marker before it counts as the Esc key. */
+const LONE_ESCAPE_MS = 50;
 /**
  * One key each: an escape sequence, a control key, or a run of plain text.
  * readline takes several keys that arrive together for a paste and scrambles
@@ -38,6 +42,7 @@ export class Keyboard {
   private cancelled = false;
   /** The step pause read an Esc: the rest of an arrow key's sequence ("[D") may follow, and is not a key. */
   private dropEscapeTail = false;
+  private partialTimer?: NodeJS.Timeout;
   /** Called for Ctrl-C or Esc during a turn. */
   onCancel = () => {};
   /** Called for every chunk of keys at the prompt (Ctrl-C handling needs to know "pressed twice"). */
@@ -48,6 +53,8 @@ export class Keyboard {
   };
   /** Ctrl-Z. */
   onSuspend = () => {};
+  /** Enter at the prompt: true when the terminal took it as a line break (after a backslash), not as "send". */
+  onEnter = () => false;
 
   constructor(private readonly input: NodeJS.ReadStream = process.stdin) {
     input.setRawMode(true);
@@ -102,6 +109,7 @@ export class Keyboard {
   }
 
   close(): void {
+    clearTimeout(this.partialTimer);
     this.release();
     this.input.off("data", this.onData);
     this.input.pause();
@@ -120,7 +128,9 @@ export class Keyboard {
         return;
       }
       if (key === "\x1a") this.onSuspend();
+      else if (key === ALT_ENTER) this.insertText(PASTED_NEWLINE);
       else if (/^[^\x00-\x1f\x7f\x1b]/.test(key)) this.insertText(key);
+      else if ((key === "\r" || key === "\n") && this.onEnter()) continue;
       else this.stream.write(key);
       if (key === "\r" || key === "\n") this.inTurn = true; // until endTurn(), after the line is handled
     }
@@ -137,16 +147,29 @@ export class Keyboard {
   }
 
   private readonly onData = (chunk: string): void => {
+    clearTimeout(this.partialTimer);
     if (this.dropEscapeTail) chunk = chunk.replace(/^(\[[0-9;?]*[ -/]*[@-~]|O.)/, "");
     this.dropEscapeTail = false;
     const keys = this.unpaste(this.partial + chunk);
+    // A lone Esc looks like the start of a paste marker: if nothing follows soon, it was the Esc key.
+    if (this.partial) this.partialTimer = setTimeout(() => this.flushPartial(), LONE_ESCAPE_MS);
+    this.handle(keys);
+  };
+
+  private flushPartial(): void {
+    const keys = this.partial;
+    this.partial = "";
+    this.handle(keys);
+  }
+
+  private handle(keys: string): void {
     if (!keys) return;
     if (this.inTurn) this.hold(keys);
     else {
       this.onKeys(keys);
       this.write(keys);
     }
-  };
+  }
 
   /** Drops the paste markers and turns line breaks inside a paste into ⏎. */
   private unpaste(text: string): string {

@@ -4,7 +4,9 @@
 // and type-ahead; src/repl/step.ts the step-through pauses.
 import readline from "node:readline";
 import { escapeControl } from "../escape.js";
+import { attachFiles } from "./attach.js";
 import { runCommand } from "./commands.js";
+import { completer } from "./complete.js";
 import { HISTORY_SIZE, History } from "./history.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
 import { type Session, say } from "./session.js";
@@ -34,9 +36,17 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
     history: history.entries,
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
+    completer: completer(session.options.workspace),
   });
   rl.on("history", (entries: string[]) => history.save(entries));
   keyboard.insertText = (text) => rl.write(text); // at the cursor, as one string
+  // Backslash-Enter at the end of the line: the backslash becomes a line break, and nothing is sent yet.
+  keyboard.onEnter = () => {
+    if (rl.cursor !== rl.line.length || !rl.line.endsWith("\\")) return false;
+    rl.write(null, { name: "backspace" });
+    rl.write(PASTED_NEWLINE);
+    return true;
+  };
   let atPrompt = true;
   keyboard.onSuspend = () => {
     const resume = () => {
@@ -85,12 +95,19 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
         if ((await runCommand(session, question, { setStepping })) === "exit") break;
       } else {
         const lines = question.split("\n").length;
-        if (lines > 1) say(`(pasted: ${lines} lines, ${question.length} characters, sent as one question)`);
+        if (lines > 1) say(`(${lines} lines, ${question.length} characters, sent as one question)`);
         keyboard.onCancel = session.cancel;
         atPrompt = false;
         steps.newTurn();
-        if (keyboard.startTurn()) await session.ask(question);
-        else say("(cancelled; the conversation is as it was before this question)");
+        if (!keyboard.startTurn()) say("(cancelled; the conversation is as it was before this question)");
+        else {
+          const attached = await attachFiles(question, session.options.workspace);
+          if ("refused" in attached) say(attached.refused);
+          else {
+            for (const note of attached.notes) session.options.log.notice(note);
+            await session.ask(attached.question);
+          }
+        }
       }
       atPrompt = true;
       rl.prompt();
