@@ -8,7 +8,7 @@
 // Each command imports what it uses when it runs (`await import`): `scout
 // --version` loads this file alone, `scout tool` loads no model and no REPL.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
+import { parseOptions } from "./parse-options.js";
 import { escapeControl } from "./escape.js";
 import type { ModelChoice } from "./repl/session.js";
 import type { Pricing } from "./tokens/cost.js";
@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
   if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
     options: {
@@ -189,7 +189,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */
 async function toolCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
     options: { list: { type: "boolean" }, cwd: { type: "string" }, help: { type: "boolean" } },
@@ -240,8 +240,10 @@ main(process.argv.slice(2)).then(
   },
   async (error) => {
     const { UsageError } = await import("./options.js");
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    console.error(escapeControl(`scout: ${(error as Error).message}`));
+    const { OptionError, didYouMean } = await import("./parse-options.js");
+    const usage = error instanceof UsageError || error instanceof OptionError;
+    const hint = error instanceof OptionError ? await didYouMean(error) : "";
+    console.error(escapeControl(`scout: ${(error as Error).message}${hint}`));
     if (usage) console.error("Try: scout --help");
     process.exitCode = usage ? 2 : 1;
   },

@@ -250,6 +250,20 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(run.stdout.trimEnd().split("\n")).toHaveLength(1);
   });
 
+  it("--json also says the model, the cost in dollars and whether it is an estimate, each step's usage, each tool result's size", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
+    const run = await scout(["-p", "who calls normpath?", "--json", "--model", "claude-haiku-4-5"]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.model).toBe("claude-haiku-4-5");
+    // 200 input tokens at $1 and 40 output tokens at $5 per million (Haiku 4.5, src/tokens/prices.ts)
+    expect(report.cost).toEqual({ dollars: 0.0004, estimate: false, priced_as: "claude-haiku-4-5" });
+    expect(report.steps[0].usage).toEqual({ input_tokens: 100, output_tokens: 20 });
+    expect(report.steps[1].result_chars).toBe("app.py:4:    return os.path.normpath(p)".length);
+    const offline = await scout(["-p", "who calls normpath?", "--json", "--offline"]);
+    expect(JSON.parse(offline.stdout)).toMatchObject({ model: "offline-teacher", cost: { estimate: true } });
+  });
+
   it("--json when the model call fails: the object says why, exit status 1", async () => {
     api.script(apiError(400, "invalid_request_error", "nope"));
     const run = await scout(["-p", "hello?", "--json"]);

@@ -2,7 +2,9 @@
 //
 // SIGINT cancels the turn and ends the whole batch.
 import readline from "node:readline";
+import { sumUsage } from "../tokens/cost.js";
 import { formatCount } from "../tokens/count.js";
+import { dollars, priceOf } from "../tokens/prices.js";
 import { runCommand } from "./commands.js";
 import { type Outcome, type Session, say } from "./session.js";
 
@@ -73,11 +75,27 @@ export async function runOnce(session: Session, question: string, options: { jso
   }
   if (options.json) {
     const { text, stopReason, steps, usage, error } = session.last;
-    const report = { answer: text, stop_reason: stopReason || null, steps, usage, duration_ms: Date.now() - started };
+    const report = {
+      answer: text,
+      stop_reason: stopReason || null,
+      model: session.choice.model.name,
+      steps,
+      usage,
+      cost: jsonCost(session),
+      duration_ms: Date.now() - started,
+    };
     console.log(JSON.stringify(error ? { ...report, error } : report));
   }
   if (interrupted || outcome === "cancelled") return EXIT.cancelled;
   return outcome === "failed" ? EXIT.failed : EXIT.ok;
+}
+
+/** --json's cost: the last turn in dollars (null when the price is unknown), and whether it is an estimate. */
+function jsonCost(session: Session) {
+  const { pricing } = session.choice;
+  const price = priceOf(pricing.model);
+  const total = sumUsage(session.last.steps.flatMap((step) => (step.type === "model" ? [step.usage] : [])));
+  return { dollars: price ? dollars(total, price) : null, estimate: pricing.estimate, priced_as: pricing.model };
 }
 
 /** All of piped stdin, read until it ends, stopping just past the cap so memory stays bounded. */

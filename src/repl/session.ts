@@ -2,7 +2,7 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import type { Decision, MessageParam, StepEvent, Verdict } from "../agent.js";
+import type { Decision, MessageParam, StepEvent, Usage, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import type { StepLog } from "../steplog.js";
 import type { Pricing } from "../tokens/cost.js";
@@ -44,8 +44,17 @@ export type Outcome = "answered" | "failed" | "cancelled";
 
 /** A step as --json reports it. */
 export type JsonStep =
-  | { n: number; type: "model"; model: string; stop_reason: string | null; ms: number }
-  | { n: number; type: "tool"; name: string; input: unknown; is_error: boolean; skipped: boolean; ms: number };
+  | { n: number; type: "model"; model: string; stop_reason: string | null; usage: Usage; ms: number }
+  | {
+      n: number;
+      type: "tool";
+      name: string;
+      input: unknown;
+      is_error: boolean;
+      skipped: boolean;
+      result_chars: number;
+      ms: number;
+    };
 
 export class Session {
   history: MessageParam[] = [];
@@ -82,6 +91,7 @@ export class Session {
           type: "model",
           model: event.model,
           stop_reason: event.stopReason,
+          usage: { ...event.usage },
           ms: event.ms,
         });
       }
@@ -94,6 +104,7 @@ export class Session {
           input,
           is_error: result.isError,
           skipped: !!event.skipped,
+          result_chars: result.content.length,
           ms,
         });
       }
