@@ -287,7 +287,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
       { role: "assistant", content: [{ type: "text", text: "At app.py:3." }] },
       { role: "user", content: "what does it return?" },
     ]);
-    expect(run.stdout).toBe("At app.py:3.\nIt returns a normalised path.\n");
+    expect(run.stdout).toBe("At app.py:3.\n\n---\n\nIt returns a normalised path.\n"); // a rule between answers
     expect(run.stderr.match(/^turn: /gm)).toHaveLength(2);
     expect(run.stderr).not.toContain("waiting for the model"); // the indicator is for terminals only
     expect(run.code).toBe(0);
@@ -300,7 +300,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     );
     const run = await scout([], { input: "first?\nsecond?\n" });
 
-    expect(run.stdout).toBe("The answer is\nSecond answer.\n");
+    expect(run.stdout).toBe("The answer is\n\n---\n\nSecond answer.\n");
     expect(run.stderr).toContain("(the answer was cut: the model reached its output token limit)");
     expect(messagesOf(1)).toEqual([
       { role: "user", content: "first?" },
@@ -478,7 +478,8 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     await api.waitForRequests(1);
     child.kill("SIGINT");
     const run = await exited;
-    expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
+    expect(run.stderr).toContain("(cancelled: no answer)");
+    expect(run.stderr).not.toContain("conversation");
     expect(run.code).toBe(130);
   });
 

@@ -60,12 +60,12 @@ export async function runCommand(session: Session, line: string, context: Comman
   } else print(`unknown command ${name}; try /help`);
 }
 
-/** /history: each question, each tool call on one line, each answer. */
+/** /history: each question (marked "[you]", so it does not look like a live prompt), each tool call on one line, each answer. */
 export function transcript(session: Session): string {
   const lines: string[] = [];
   for (const message of session.history) {
     if (typeof message.content === "string") {
-      lines.push(message.role === "user" ? `you > ${message.content}` : message.content);
+      lines.push(message.role === "user" ? `[you] ${message.content}` : message.content);
       continue;
     }
     for (const block of message.content as ContentBlock[]) {

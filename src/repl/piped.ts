@@ -23,9 +23,13 @@ function onSigint(session: Session, stop: () => void): () => void {
   return () => process.off("SIGINT", handler);
 }
 
+/** Between two answers of a batch on stdout, so a reader can tell them apart (a Markdown rule). */
+export const ANSWER_SEPARATOR = "\n---\n\n";
+
 /** One question per line of stdin; exit status 1 if any model call failed, 130 after SIGINT. */
 export async function runPiped(session: Session): Promise<number> {
   let failed = false;
+  let answered = false;
   let interrupted = false;
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   const off = onSigint(session, () => {
@@ -40,7 +44,10 @@ export async function runPiped(session: Session): Promise<number> {
         if ((await runCommand(session, line)) === "exit") break;
         continue;
       }
-      if ((await session.ask(line)) === "failed") failed = true;
+      if (answered) process.stdout.write(ANSWER_SEPARATOR); // before the answer streams
+      const outcome = await session.ask(line);
+      if (outcome === "failed") failed = true;
+      if (outcome === "answered") answered = true;
       if (interrupted) break;
     }
   } finally {
@@ -54,6 +61,7 @@ export async function runPiped(session: Session): Promise<number> {
 /** `-p "question"`: stdin, when piped, goes along with the question; --json prints one object for scripts. */
 export async function runOnce(session: Session, question: string, options: { json?: boolean }): Promise<number> {
   const started = Date.now();
+  session.oneQuestion = true;
   let interrupted = false;
   const off = onSigint(session, () => {
     interrupted = true;

@@ -64,6 +64,8 @@ export class Session {
   pause?: (decision: Decision) => Verdict;
   /** The last turn, for --json. */
   last = newLast();
+  /** -p: one question and no conversation, so a cancel does not speak of one. */
+  oneQuestion = false;
   private running?: AbortController;
 
   constructor(readonly options: SessionOptions) {
@@ -134,7 +136,7 @@ export class Session {
       log.interrupted();
       if (error instanceof TurnQuit || controller.signal.aborted) {
         const how = error instanceof TurnQuit ? "stopped" : "cancelled";
-        say(`(${how}; the conversation is as it was before this question)`);
+        say(this.oneQuestion ? `(${how}: no answer)` : `(${how}; the conversation is as it was before this question)`);
         trace?.failure(how, how === "stopped" ? "q pressed in step-through mode" : "Ctrl-C or SIGINT");
         last.error = how;
         return "cancelled";
