@@ -42,6 +42,9 @@ Options:
   --trace FILE               append the session to FILE as JSON lines
   --step                     step-through: pause before each model call and tool call (terminal only)
   --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
+  --continue                 resume this workspace's last REPL session (kept in ~/.scout/sessions,
+                             or $SCOUT_SESSIONS; SCOUT_SESSIONS= keeps none)
+  --resume                   list this workspace's recent sessions and pick one to resume
   -p, --print "question"     answer one question and exit
   --json                     with -p: print one JSON object (answer, steps, usage) on stdout
   -h, --help | -v, --version
@@ -78,6 +81,8 @@ async function main(argv: string[]): Promise<number> {
       trace: { type: "string" },
       step: { type: "boolean" },
       "no-history": { type: "boolean" },
+      continue: { type: "boolean" },
+      resume: { type: "boolean" },
       print: { type: "string", short: "p" },
       json: { type: "boolean" },
     },
@@ -168,13 +173,18 @@ async function main(argv: string[]): Promise<number> {
   if (terminal && values.print === undefined) {
     const { runTerminal } = await import("./repl/terminal.js");
     const { historyFile } = await import("./repl/history.js");
+    const { SessionStore, sessionsFolder } = await import("./repl/saved-sessions.js");
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
       historyFile: values["no-history"] ? undefined : historyFile(),
       step: values.step,
+      sessions: new SessionStore(sessionsFolder(), workspace.root),
+      resume: values.resume ? "pick" : values.continue ? "continue" : undefined,
     });
   }
+  if (values.continue || values.resume)
+    throw new UsageError(`--${values.resume ? "resume" : "continue"} resumes a REPL session: it needs a terminal`);
   if (offline && !values.quiet) console.error(`(${session.choice.label})`); // no banner here, so say it once
   if (modelIgnored && !values.quiet) console.error(ignoredNote);
   const { runOnce, runPiped } = await import("./repl/piped.js");

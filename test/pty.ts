@@ -24,7 +24,7 @@ export interface PtyOptions {
   extraArgs?: string[];
 }
 
-/** Runs Scout on a pseudo-terminal in `root`, offline and with no history file unless `env` says otherwise. */
+/** Runs Scout on a pseudo-terminal in `root`, offline, with no history file and no saved sessions unless `env` says otherwise. */
 export function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, options: PtyOptions = {}) {
   let onData = () => {};
   const {
@@ -39,6 +39,7 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
       NO_COLOR: undefined,
       npm_config_update_notifier: "false",
       SCOUT_HISTORY: "", // no history file, unless a test asks for one
+      SCOUT_SESSIONS: "", // no saved sessions either
       ...env,
     },
     timeoutMs: 4 * WAIT_MS, // a watchdog for the whole session, not a timing assertion

@@ -315,3 +315,63 @@ describe("what users expect from the CLIs they know", { timeout: 90_000 }, () =>
     expect(screen).not.toContain("SECRET");
   });
 });
+
+describe("sessions that resume", { timeout: 120_000 }, () => {
+  it("keeps each REPL session under home (0600); --continue resumes the last, /clear starts anew, --resume picks", async () => {
+    api.script(reply([text("In app.py.")]), reply([text("A normalised path.")]), reply([text("Fresh.")]));
+    api.script(reply([text("Picked the first.")]));
+    const home = tree({});
+    const root = tree(FILES);
+    const env = { ...claude(), HOME: home, SCOUT_SESSIONS: undefined as unknown as string };
+    const run = async (args: string[], lines: string[], pick?: string) => {
+      const pty = scoutOnPty(root, env, { extraArgs: args });
+      if (pick !== undefined) {
+        await pty.waitFor(/resume which\? \[1-2, Enter: 1\] $/);
+        pty.type(`${pick}\r`);
+      }
+      await pty.waitFor(/you > $/);
+      for (const [i, line] of lines.entries()) {
+        pty.type(`${line}\r`);
+        await pty.waitFor(prompts(i + 2));
+      }
+      pty.type("/exit\r");
+      expect(await pty.exited).toBe(0);
+      return pty.screen();
+    };
+    const folder = path.join(home, ".scout", "sessions");
+    await run([], ["where is safe_path?"]);
+    const [first] = fs.readdirSync(folder);
+    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(folder, first)).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(fs.readFileSync(path.join(folder, first), "utf8"));
+    expect(saved.workspace).toBe(fs.realpathSync(root));
+    expect(saved.history.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+
+    const continued = await run(["--continue"], ["what does it return?", "/clear", "again?"]);
+    expect(continued).toMatch(/\(resumed: 1 question\(s\), last saved .*; \/clear starts a new session\)/);
+    const sent = api.requests[1].body.messages.map((m: { role: string }) => m.role);
+    expect(sent).toEqual(["user", "assistant", "user"]); // the first session's turn went along
+    expect(fs.readdirSync(folder)).toHaveLength(2); // /clear: "again?" went to a new file
+
+    const picked = await run(["--resume"], ["one more?"], "2");
+    expect(picked).toMatch(
+      / {2}1 {2}.* 1 question\(s\) {2}again\?\n {2}2 {2}.* 2 question\(s\) {2}where is safe_path\?\n/,
+    );
+    expect(api.requests[3].body.messages).toHaveLength(5); // the older session's two turns, then the question
+  });
+
+  it("SCOUT_SESSIONS= keeps none; --continue without a terminal is a usage error", async () => {
+    const home = tree({});
+    const pty = scoutOnPty(tree(FILES), { HOME: home, SCOUT_SESSIONS: "" });
+    await pty.waitFor(/you > /);
+    pty.type("where is safe_path defined?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(fs.readdirSync(home)).toEqual([]);
+    const { runCli } = await import("./helpers.js");
+    const piped = await runCli(["--continue"], { env: { HOME: home } });
+    expect(piped.stderr).toContain("scout: --continue resumes a REPL session: it needs a terminal");
+    expect(piped.code).toBe(2);
+  });
+});

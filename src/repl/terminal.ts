@@ -9,6 +9,7 @@ import { runCommand } from "./commands.js";
 import { completer } from "./complete.js";
 import { HISTORY_SIZE, History } from "./history.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
+import type { SessionStore } from "./saved-sessions.js";
 import { type Session, say } from "./session.js";
 import { stepper } from "./step.js";
 import { suspend } from "./suspend.js";
@@ -21,12 +22,17 @@ export interface TerminalOptions {
   historyFile?: string;
   /** --step: start in step-through mode. */
   step?: boolean;
+  /** Where the conversation is kept, to resume later. */
+  sessions?: SessionStore;
+  /** --continue: the newest session of this workspace; --resume: one picked from a list. */
+  resume?: "continue" | "pick";
 }
 
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
   const history = new History(options.historyFile); // before raw mode: nothing here may leave the terminal raw
+  if (options.resume && options.sessions) await resumeSession(session, options.sessions, options.resume);
   const keyboard = new Keyboard();
   const rl = readline.createInterface({
     input: keyboard.stream,
@@ -93,6 +99,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
         // nothing to ask
       } else if (question.startsWith("/")) {
         if ((await runCommand(session, question, { setStepping })) === "exit") break;
+        if (/^\/(clear|reset)\b/.test(question)) options.sessions?.startNew();
       } else {
         const lines = question.split("\n").length;
         if (lines > 1) say(`(${lines} lines, ${question.length} characters, sent as one question)`);
@@ -105,7 +112,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
           if ("refused" in attached) say(attached.refused);
           else {
             for (const note of attached.notes) session.options.log.notice(note);
-            await session.ask(attached.question);
+            if ((await session.ask(attached.question)) === "answered") options.sessions?.save(session.history);
           }
         }
       }
@@ -133,4 +140,27 @@ function keepWrappedLineOnResize(rl: readline.Interface): void {
   process.stdout.prependListener("resize", () => {
     line.prevRows = rl.getCursorPos().rows;
   });
+}
+
+/** --continue and --resume: the history of an earlier session of this workspace, picked in cooked mode. */
+async function resumeSession(session: Session, store: SessionStore, how: "continue" | "pick"): Promise<void> {
+  const found = store.recent();
+  if (found.length === 0) return say("(no earlier session in this workspace to resume; this one starts new)");
+  let chosen = found[0];
+  if (how === "pick") {
+    found.forEach((saved, i) => {
+      const when = saved.updated.slice(0, 16).replace("T", " ");
+      console.log(escapeControl(`  ${i + 1}  ${when}  ${saved.questions} question(s)  ${saved.first.slice(0, 60)}`));
+    });
+    const { createInterface } = await import("node:readline/promises");
+    const ask = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = (await ask.question(`resume which? [1-${found.length}, Enter: 1] `)).trim();
+    ask.close();
+    const n = answer === "" ? 1 : Number(answer);
+    if (!Number.isInteger(n) || n < 1 || n > found.length) return say("(none picked; this session starts new)");
+    chosen = found[n - 1];
+  }
+  session.history = chosen.history;
+  store.resume(chosen);
+  say(`(resumed: ${chosen.questions} question(s), last saved ${chosen.updated}; /clear starts a new session)`);
 }
