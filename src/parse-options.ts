@@ -42,8 +42,8 @@ export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<t
 }
 
 /** "; did you mean --json?" for the nearest known option within a few edits, or "". */
-export async function didYouMean(error: OptionError): Promise<string> {
-  if (!error.unknown?.startsWith("--")) return ""; // -x: one letter is too little to guess from
+export async function didYouMean(error: unknown): Promise<string> {
+  if (!(error instanceof OptionError) || !error.unknown?.startsWith("--")) return ""; // -x: too little to guess from
   const { editDistance } = await import("./tools/similar-paths.js");
   const typed = error.unknown.split("=")[0];
   const max = Math.max(1, Math.floor(typed.length / 3));

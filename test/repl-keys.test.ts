@@ -371,7 +371,7 @@ describe("sessions that resume", { timeout: 120_000 }, () => {
     expect(fs.readdirSync(home)).toEqual([]);
     const { runCli } = await import("./helpers.js");
     const piped = await runCli(["--continue"], { env: { HOME: home } });
-    expect(piped.stderr).toContain("scout: --continue resumes a REPL session: it needs a terminal");
+    expect(piped.stderr).toContain("scout: --continue needs a terminal");
     expect(piped.code).toBe(2);
   });
 });

@@ -5,7 +5,7 @@
 // --html file), 2 for bad input (the options, the question set, a variant).
 import fs from "node:fs";
 import path from "node:path";
-import { didYouMean, OptionError, parseOptions } from "../parse-options.js";
+import { didYouMean, parseOptions } from "../parse-options.js";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
@@ -45,7 +45,7 @@ export async function labCommand(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    return usageError((error as Error).message + (error instanceof OptionError ? await didYouMean(error) : ""));
+    return usageError((error as Error).message + (await didYouMean(error)));
   }
   const { values, positionals } = parsed;
   if (values.help) {

@@ -7,9 +7,9 @@ import { escapeControl } from "../escape.js";
 import { attachFiles } from "./attach.js";
 import { runCommand } from "./commands.js";
 import { completer } from "./complete.js";
-import { HISTORY_SIZE, History } from "./history.js";
+import { HISTORY_SIZE, History, historyFile } from "./history.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
-import type { SessionStore } from "./saved-sessions.js";
+import { SessionStore, sessionsFolder } from "./saved-sessions.js";
 import { type Session, say } from "./session.js";
 import { stepper } from "./step.js";
 import { suspend } from "./suspend.js";
@@ -18,12 +18,10 @@ const PROMPT = "you > ";
 
 export interface TerminalOptions {
   banner: string;
-  /** Where questions are remembered; undefined: nowhere. */
-  historyFile?: string;
+  /** --no-history: remember no questions (else ~/.scout_history, or $SCOUT_HISTORY). */
+  noHistory?: boolean;
   /** --step: start in step-through mode. */
   step?: boolean;
-  /** Where the conversation is kept, to resume later. */
-  sessions?: SessionStore;
   /** --continue: the newest session of this workspace; --resume: one picked from a list. */
   resume?: "continue" | "pick";
 }
@@ -31,8 +29,9 @@ export interface TerminalOptions {
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
-  const history = new History(options.historyFile); // before raw mode: nothing here may leave the terminal raw
-  if (options.resume && options.sessions) await resumeSession(session, options.sessions, options.resume);
+  const history = new History(options.noHistory ? undefined : historyFile()); // before raw mode: none of this may hang it
+  const sessions = new SessionStore(sessionsFolder(), session.options.workspace.root);
+  if (options.resume) await resumeSession(session, sessions, options.resume);
   const keyboard = new Keyboard();
   const rl = readline.createInterface({
     input: keyboard.stream,
@@ -99,7 +98,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
         // nothing to ask
       } else if (question.startsWith("/")) {
         if ((await runCommand(session, question, { setStepping })) === "exit") break;
-        if (/^\/(clear|reset)\b/.test(question)) options.sessions?.startNew();
+        if (/^\/(clear|reset)\b/.test(question)) sessions.startNew();
       } else {
         const lines = question.split("\n").length;
         if (lines > 1) say(`(${lines} lines, ${question.length} characters, sent as one question)`);
@@ -112,7 +111,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
           if ("refused" in attached) say(attached.refused);
           else {
             for (const note of attached.notes) session.options.log.notice(note);
-            if ((await session.ask(attached.question)) === "answered") options.sessions?.save(session.history);
+            if ((await session.ask(attached.question)) === "answered") sessions.save(session.history);
           }
         }
       }
