@@ -78,14 +78,14 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
       }
     },
     /** Resolves when the screen matches; fails with the screen so far if it never does. */
-    waitFor(pattern: RegExp): Promise<void> {
+    waitFor(pattern: RegExp, raw = false): Promise<void> {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output.all)}`)),
           WAIT_MS,
         );
         onData = () => {
-          if (!pattern.test(plain(output.all))) return;
+          if (!pattern.test(raw ? output.all : plain(output.all))) return;
           clearTimeout(timer);
           resolve(); // keys typed from here on are read: Scout's keyboard holds what comes during a turn
         };
