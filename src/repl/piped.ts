@@ -3,6 +3,7 @@
 // SIGINT cancels the turn and ends the whole batch.
 import readline from "node:readline";
 import { sumUsage } from "../tokens/cost.js";
+import { escapeJson } from "../escape.js";
 import { formatCount } from "../tokens/count.js";
 import { dollars, priceOf } from "../tokens/prices.js";
 import { runCommand } from "./commands.js";
@@ -92,7 +93,7 @@ export async function runOnce(session: Session, question: string, options: { jso
       cost: jsonCost(session),
       duration_ms: Date.now() - started,
     };
-    console.log(JSON.stringify(error ? { ...report, error } : report));
+    console.log(escapeJson(JSON.stringify(error ? { ...report, error } : report))); // C1 controls too
   }
   if (interrupted || outcome === "cancelled") return EXIT.cancelled;
   return outcome === "failed" ? EXIT.failed : EXIT.ok;
