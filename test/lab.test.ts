@@ -88,6 +88,22 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(concise.totals.toolResultTokens).toBe(baseline.totals.toolResultTokens); // same calls, same results
   });
 
+  it("offline, counts the hidden tool-use prompt as scout tokens does: in the schema cost and in every call's input", async () => {
+    const report = await labJson([SRC_SET]);
+    const tokens = await runCli(["tokens", "--json", "--offline"], { env: OFFLINE_ENV });
+    const costs = JSON.parse(tokens.stdout);
+    expect(report.estimatesFor).toEqual({ model: costs.model, hiddenPrompt: costs.hiddenPrompt });
+    expect(report.variants[0].schemaTokens).toBe(costs.total); // the same tools, the same figure in both views
+    // A model without a published hidden prompt: the same run, 496 fewer tokens on each model call.
+    const bare = JSON.parse(
+      (await runCli(["lab", SRC_SET, "--json"], { env: { ...OFFLINE_ENV, SCOUT_MODEL: "claude-imaginary-9" } })).stdout,
+    ) as LabReport;
+    const [withHidden, without] = [report.variants[0].totals, bare.variants[0].totals];
+    expect(withHidden.inputTokens - without.inputTokens).toBe(costs.hiddenPrompt * withHidden.modelCalls);
+    expect(report.variants[0].schemaTokens - bare.variants[0].schemaTokens).toBe(costs.hiddenPrompt);
+    expect(bare.schemaCount.note).toContain("no published size for claude-imaginary-9");
+  });
+
   it("line-numbers=off shrinks read_file's results; sort=path changes the order glob lists", async () => {
     const report = await labJson([SAMPLE_SET, "--variant", "line-numbers=off", "--variant", "sort=path"]);
     const [baseline, bare] = report.variants;
@@ -97,6 +113,17 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     const sorted = listed(question(report, 2, "python-files").answer);
     expect(sorted).toEqual([...byMtime].sort());
     expect(sorted).not.toEqual(byMtime);
+  });
+
+  it("--runs 2: the lowest–highest row keeps every column apart", async () => {
+    const table = (await lab([SRC_SET, "--runs", "2", "--variant", "cap=50"])).stdout;
+    const spreadRows = table.split("\n").filter((line) => line.startsWith("  lowest–highest"));
+    expect(spreadRows).toHaveLength(2);
+    for (const line of spreadRows) {
+      const cells = line.trim().split(/ {2,}/);
+      expect(cells.slice(1), line).toHaveLength(5);
+      for (const cell of cells.slice(1)) expect(cell, line).toMatch(/^[\d,.]+–[\d,.]+$/);
+    }
   });
 
   it("--runs 2 offline: every run the same, so the spread is nil", async () => {

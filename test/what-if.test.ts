@@ -202,6 +202,20 @@ describe("scout tokens --trace", { timeout: 60_000 }, () => {
     expect(missing.stderr).toContain("no such file");
   });
 
+  it("a trace from a model newer than the tables is Claude's usage, not the offline model's, and gets no second hidden prompt", async () => {
+    const newer = RECORDS.map((r) => (r.type === "model" ? { ...r, model: "claude-opus-9-9" } : r));
+    const run = await runCli(["tokens", "--trace", writeTrace("newer.jsonl", newer), "--model", "claude-haiku-4-5"], {
+      env: offline,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("offline model");
+    expect(run.stdout).toMatch(/claude-opus-9-9 +12,000 +300 +price unknown/);
+    expect(run.stdout).toContain("as run (usage the API reported)");
+    // Its hidden prompt is unpublished, so nothing is swapped: haiku's column holds the recorded 12,000 as is.
+    expect(run.stdout).toMatch(/claude-haiku-4-5 +12,000 +300 /);
+    expect(run.stdout).toContain("no published hidden tool-use prompt size for claude-opus-9-9");
+  });
+
   it("prices a run that used caching as it ran, and without caching as if every cached token were plain input", async () => {
     const cached = RECORDS.map((r) =>
       r.type === "model" && r.step === 3

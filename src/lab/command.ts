@@ -10,6 +10,7 @@ import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
 import { estimateCounter } from "../tokens/count.js";
+import { hiddenPromptTokens } from "../tokens/model-sizes.js";
 import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
@@ -88,6 +89,9 @@ export async function labCommand(argv: string[]): Promise<number> {
 
   const offline = values.offline || !hasCredentials();
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
+  // Offline figures stand for the Claude model Scout would use: its hidden tool-use prompt is added to each call.
+  const estimatesFor = offline ? (process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
+  const hiddenPrompt = estimatesFor === undefined ? 0 : hiddenPromptTokens(estimatesFor, 1);
   const progress = progressLine();
   const makeModel = (): Model =>
     offline
@@ -95,7 +99,12 @@ export async function labCommand(argv: string[]): Promise<number> {
       : withBackoff(claudeModel(modelName), { onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`) });
   let schemaTokens: number[];
   try {
-    schemaTokens = await countSchemaTokens(variants, offline ? estimateCounter : exactCounter(), modelName);
+    schemaTokens = await countSchemaTokens(
+      variants,
+      offline ? estimateCounter : exactCounter(),
+      modelName,
+      estimatesFor,
+    );
   } catch (error) {
     console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`);
     return 1;
@@ -104,6 +113,7 @@ export async function labCommand(argv: string[]): Promise<number> {
     set,
     variants,
     runs,
+    hiddenPrompt,
     makeModel,
     describeError: describeApiError,
     onProgress: progress.update,
@@ -118,6 +128,7 @@ export async function labCommand(argv: string[]): Promise<number> {
     model: modelName,
     offline,
     runs,
+    estimatesFor,
   });
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {

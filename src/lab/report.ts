@@ -6,6 +6,7 @@
 import path from "node:path";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import type { Counter } from "../tokens/count.js";
+import { hiddenPromptTokens, toolPromptTokens } from "../tokens/model-sizes.js";
 import { makeTools, toolSchemas } from "../tools/index.js";
 import type { ToolDesign } from "../tools/tool.js";
 import type { QuestionSet } from "./question-set.js";
@@ -14,8 +15,15 @@ import type { Variant } from "./variants.js";
 
 export const SCHEMA_EXACT_NOTE =
   "exact: the API's count_tokens endpoint, a request with the tools minus one without (includes the API's hidden tool-use prompt)";
-export const SCHEMA_ESTIMATE_NOTE =
-  "estimate: the schemas' JSON through the local tokenizer (@anthropic-ai/tokenizer); the API's hidden tool-use prompt is not counted";
+/** The offline note: the local tokenizer, plus the published hidden prompt of the model the estimate stands for. */
+export function schemaEstimateNote(pricedAs: string, hiddenPrompt: number | undefined): string {
+  return (
+    "estimate: the schemas' JSON through the local tokenizer (@anthropic-ai/tokenizer), " +
+    (hiddenPrompt === undefined
+      ? `without the API's hidden tool-use prompt (no published size for ${pricedAs})`
+      : `+ the API's hidden tool-use prompt for ${pricedAs} (${hiddenPrompt}, published; also added to every model call's input)`)
+  );
+}
 /** The user message the schema counts are made with (any short question would do). */
 const COUNT_QUESTION = "Where is main defined?";
 
@@ -50,18 +58,31 @@ export interface LabReport {
   offline: boolean;
   runs: number;
   schemaCount: { mode: "exact" | "estimate"; note: string };
+  /** Offline: the Claude model the estimates stand for, and its hidden tool-use prompt added to every request. */
+  estimatesFor?: { model: string; hiddenPrompt: number };
   /** How many runs failed with an error (they count as wrong). */
   errors: number;
   variants: VariantReport[];
 }
 
-/** The schema tokens of each variant: one count without tools, then one per variant. */
-export async function countSchemaTokens(variants: Variant[], count: Counter, model: string): Promise<number[]> {
+/**
+ * The schema tokens of each variant: one count without tools, then one per variant. Estimated (`hiddenFor` the
+ * model the estimate stands for), the published hidden tool-use prompt is added, as count_tokens includes it.
+ */
+export async function countSchemaTokens(
+  variants: Variant[],
+  count: Counter,
+  model: string,
+  hiddenFor?: string,
+): Promise<number[]> {
   const request = { model, system: SYSTEM_PROMPT, messages: [{ role: "user" as const, content: COUNT_QUESTION }] };
   const without = await count(request);
   const counts: number[] = [];
-  for (const variant of variants)
-    counts.push((await count({ ...request, tools: toolSchemas(makeTools(variant.design)) })) - without);
+  for (const variant of variants) {
+    const tools = toolSchemas(makeTools(variant.design));
+    const hidden = hiddenFor === undefined ? 0 : hiddenPromptTokens(hiddenFor, tools.length);
+    counts.push((await count({ ...request, tools })) - without + hidden);
+  }
   return counts;
 }
 
@@ -74,6 +95,8 @@ export function buildReport(input: {
   model: string;
   offline: boolean;
   runs: number;
+  /** Offline: the Claude model whose hidden prompt the estimates carry. */
+  estimatesFor?: string;
 }): LabReport {
   const { set, variants, records, runs } = input;
   const reports = variants.map((variant, v): VariantReport => {
@@ -108,8 +131,19 @@ export function buildReport(input: {
     runs,
     schemaCount: {
       mode: input.schemaMode,
-      note: input.schemaMode === "exact" ? SCHEMA_EXACT_NOTE : SCHEMA_ESTIMATE_NOTE,
+      note:
+        input.schemaMode === "exact"
+          ? SCHEMA_EXACT_NOTE
+          : schemaEstimateNote(input.estimatesFor ?? input.model, toolPromptTokens(input.estimatesFor ?? input.model)),
     },
+    ...(input.estimatesFor === undefined
+      ? {}
+      : {
+          estimatesFor: {
+            model: input.estimatesFor,
+            hiddenPrompt: hiddenPromptTokens(input.estimatesFor, 1),
+          },
+        }),
     errors: records.flat(2).filter((run) => run.error !== undefined).length,
     variants: reports,
   };

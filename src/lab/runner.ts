@@ -48,6 +48,12 @@ export interface ExperimentOptions {
   makeModel: () => Model;
   concurrency?: number;
   maxSteps?: number;
+  /**
+   * Tokens to add to each model call's input: offline, the hidden tool-use prompt the API would add to every
+   * request that carries tools (src/tokens/model-sizes.ts), which the offline model's estimate cannot see.
+   * 0 (the default) with Claude, whose usage already holds it.
+   */
+  hiddenPrompt?: number;
   describeError?: (error: unknown) => Promise<string>;
   /** Told when a variant's first question starts (in order), and after each question. */
   onProgress?: (event: Progress) => void;
@@ -116,7 +122,11 @@ async function askOnce(
       onStep(event) {
         if (event.type === "model") {
           const { input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens } = event.usage;
-          const input = input_tokens + (cache_read_input_tokens ?? 0) + (cache_creation_input_tokens ?? 0);
+          const input =
+            input_tokens +
+            (cache_read_input_tokens ?? 0) +
+            (cache_creation_input_tokens ?? 0) +
+            (options.hiddenPrompt ?? 0);
           record.steps.push({ kind: "model", inputTokens: input, outputTokens: output_tokens });
           record.modelCalls++;
           record.inputTokens += input;

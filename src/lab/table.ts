@@ -17,64 +17,59 @@ export function formatReport(report: LabReport): string {
   const lines = [
     `scout lab: ${escapePath(set.title || set.file)}`,
     `${set.questions} questions · workspace ${escapePath(set.workspace)} · model ${escapePath(report.model)}` +
-      ` (${report.offline ? "offline: deterministic, tokens estimated" : "Claude: tokens as the API reported them"})` +
+      ` (${report.offline ? `offline: deterministic, tokens estimated${report.estimatesFor ? ` for ${escapePath(report.estimatesFor.model)}` : ""}` : "Claude: tokens as the API reported them"})` +
       ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (mean, then lowest–highest)" : ""}`,
     "",
   ];
-  const widths = [8, 8, 12, 12, 14, 16];
-  lines.push(row("variant", ["right", "calls", "input tok", "output tok", "tool results", "schema/request"], widths));
+  const header = ["right", "calls", "input tok", "output tok", "tool results", "schema/request"];
+  const rows: [string, string[]][] = [];
   for (const variant of variants) {
     const t = variant.totals;
-    lines.push(
-      row(
-        variant.name,
-        [
-          `${t.right}/${set.questions}`,
-          formatCount(t.modelCalls),
-          formatCount(t.inputTokens),
-          formatCount(t.outputTokens),
-          formatCount(t.toolResultTokens),
-          approx + formatCount(variant.schemaTokens),
-        ],
-        widths,
-      ),
-    );
+    rows.push([
+      variant.name,
+      [
+        `${t.right}/${set.questions}`,
+        formatCount(t.modelCalls),
+        formatCount(t.inputTokens),
+        formatCount(t.outputTokens),
+        formatCount(t.toolResultTokens),
+        approx + formatCount(variant.schemaTokens),
+      ],
+    ]);
     if (variant.spread) {
       const s = variant.spread;
       const range = ([low, high]: [number, number]) => `${formatCount(low)}–${formatCount(high)}`;
-      lines.push(
-        row(
-          "  lowest–highest",
-          [
-            range(s.right),
-            range(s.modelCalls),
-            range(s.inputTokens),
-            range(s.outputTokens),
-            range(s.toolResultTokens),
-            "",
-          ],
-          widths,
-        ),
-      );
+      rows.push([
+        "  lowest–highest",
+        [
+          range(s.right),
+          range(s.modelCalls),
+          range(s.inputTokens),
+          range(s.outputTokens),
+          range(s.toolResultTokens),
+          "",
+        ],
+      ]);
     }
     if (variant.change) {
       const c = variant.change;
-      lines.push(
-        row(
-          "  vs baseline",
-          [
-            signed(c.right),
-            signed(c.modelCalls),
-            `${signed(c.inputTokens, 1)}%`,
-            `${signed(c.outputTokens, 1)}%`,
-            `${signed(c.toolResultTokens, 1)}%`,
-            signed(c.schemaTokens),
-          ],
-          widths,
-        ),
-      );
+      rows.push([
+        "  vs baseline",
+        [
+          signed(c.right),
+          signed(c.modelCalls),
+          `${signed(c.inputTokens, 1)}%`,
+          `${signed(c.outputTokens, 1)}%`,
+          `${signed(c.toolResultTokens, 1)}%`,
+          signed(c.schemaTokens),
+        ],
+      ]);
     }
   }
+  // Each column as wide as its widest cell, and two spaces between columns, so no two figures ever touch.
+  const widths = header.map((title, i) => 2 + Math.max(title.length, ...rows.map(([, cells]) => cells[i].length)));
+  lines.push(row("variant", header, widths));
+  for (const [label, cells] of rows) lines.push(row(label, cells, widths));
   lines.push("", `  schema/request: ${report.schemaCount.note}`);
   lines.push("  tool results: each result's text through the local tokenizer; sent again with every later request");
   if (report.errors)

@@ -45,6 +45,15 @@ export function toolPromptTokens(model: string): number | undefined {
   return TOOL_PROMPT_TOKENS[modelKey(model)]?.auto;
 }
 
+/**
+ * The one rule every view follows (lab, `scout tokens`, /request, the what-if): the hidden prompt is counted on
+ * every request that carries tools, and on no other. Offline counts cannot see it, so they add this; the API's
+ * usage and count_tokens already hold it. 0 when no tools are sent or the size is unpublished.
+ */
+export function hiddenPromptTokens(model: string, toolsSent: number): number {
+  return toolsSent > 0 ? (toolPromptTokens(model) ?? 0) : 0;
+}
+
 /** The model's minimum cacheable prefix, or undefined when unknown. */
 export function cacheMinimum(model: string): number | undefined {
   return CACHE_MINIMUM_TOKENS[modelKey(model)];

@@ -17,6 +17,7 @@ import { cacheMinimum, toolPromptTokens } from "./model-sizes.js";
 import { dollars, formatDollars, modelKey, priceOf, totalInput, uncached } from "./prices.js";
 import type { Trace, TracedCall } from "./trace-read.js";
 import { escapePath } from "../escape.js";
+import { OFFLINE_MODEL_NAME } from "../models/offline.js";
 
 /** How long a cache entry lives after its last use (the API's default, the only one Scout asks for). */
 export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
@@ -69,7 +70,8 @@ export async function whatIf(
   if (trace.calls.length === 0)
     return `${options.file}: no model calls in this trace${trace.skipped ? ` (${trace.skipped} records skipped)` : ""}.`;
   const ranOn = modelKey(trace.calls[0].model);
-  const offlineRun = !priceOf(ranOn) && toolPromptTokens(ranOn) === undefined;
+  // Only the offline model's own name marks an offline run: a Claude model newer than the tables is still Claude.
+  const offlineRun = ranOn === OFFLINE_MODEL_NAME;
   const asRun = trace.calls.map((call) => call.usage);
   const cachedRun = asRun.some((u) => (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) > 0);
   const columns: Column[] = [];
@@ -109,14 +111,15 @@ async function recount(
     how = `exact: count_tokens on each of the ${trace.calls.length} requests, rebuilt from the trace`;
   } else {
     const ranOn = modelKey(trace.calls[0].model);
-    const had = offlineRun ? 0 : (toolPromptTokens(ranOn) ?? 0);
+    // The offline model's estimate holds no hidden prompt; the API's usage holds the one of the model it ran on.
+    const had = offlineRun ? 0 : toolPromptTokens(ranOn);
     const target = toolPromptTokens(model);
-    const swap = target === undefined ? 0 : target - had;
+    const unknown = [had === undefined ? ranOn : "", target === undefined ? modelKey(model) : ""].filter(Boolean);
+    const swap = had === undefined || target === undefined ? 0 : target - had;
     inputs = trace.calls.map((call) => totalInput(call.usage) + swap);
-    how =
-      target === undefined
-        ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${escapePath(model)})`
-        : `estimate: the recorded input, ${swap >= 0 ? "+" : ""}${formatCount(swap)} per call for the hidden tool-use prompt`;
+    how = unknown.length
+      ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${unknown.map(escapePath).join(" or ")})`
+      : `estimate: the recorded input, ${swap >= 0 ? "+" : ""}${formatCount(swap)} per call for the hidden tool-use prompt`;
     if (options.exact) how += " (this trace lacks the questions or model content a recount needs)";
   }
   const calls = shape(trace.calls, inputs);
