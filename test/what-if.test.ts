@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatCount } from "../src/tokens/count.js";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";
@@ -214,6 +215,19 @@ describe("scout tokens --trace", { timeout: 60_000 }, () => {
     // Its hidden prompt is unpublished, so nothing is swapped: haiku's column holds the recorded 12,000 as is.
     expect(run.stdout).toMatch(/claude-haiku-4-5 +12,000 +300 /);
     expect(run.stdout).toContain("no published hidden tool-use prompt size for claude-opus-9-9");
+  });
+
+  it("projects onto a model with a newer tokenizer with the published ratio, and marks a retired model", async () => {
+    const file = writeTrace("ratio.jsonl", RECORDS);
+    const newer = await runCli(["tokens", "--trace", file, "--model", "claude-opus-4-8"], { env: offline });
+    // Each call: (recorded − haiku's 496) × 1.3 + opus-4-8's 290.
+    const inputs = [2000, 4000, 6000].map((n) => Math.round((n - 496) * 1.3) + 290);
+    expect(newer.stdout).toMatch(
+      new RegExp(`claude-opus-4-8 +${formatCount(inputs[0] + inputs[1] + inputs[2])} +300 `),
+    );
+    expect(newer.stdout).toContain("×1.30 for the tokenizer (×1.30: claude-opus-4-8's newer tokenizer");
+    const retired = await runCli(["tokens", "--trace", file, "--model", "claude-sonnet-4-5"], { env: offline });
+    expect(retired.stdout).toContain("(retired 2026-11-30: requests to it fail)");
   });
 
   it("prices a run that used caching as it ran, and without caching as if every cached token were plain input", async () => {

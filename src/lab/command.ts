@@ -1,4 +1,4 @@
-// `scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE]
 // [--cwd DIR]`: runs a question set once per tool design and reports what each design cost and answered.
 //
 // Exit status: 0 done, 1 when a run failed (an API error, an unwritable
@@ -23,7 +23,7 @@ import { KNOWN_KNOBS, parseVariants } from "./variants.js";
 /** Most runs of each question per variant (--runs). */
 export const MAX_RUNS = 20;
 
-export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
+export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
 
 Runs every question of the set in a fresh conversation, with Scout's own tools (the
 baseline) and then with each variant, and reports right answers and tokens side by side.
@@ -31,7 +31,8 @@ baseline) and then with each variant, and reports right answers and tokens side 
   --variant SPEC   a tool design: knobs joined by commas, e.g. "cap=50,descriptions=concise";
                    knobs: ${KNOWN_KNOBS}
   --offline        the offline teaching model (the default without a key; deterministic)
-  --model NAME     a Claude model (needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)
+  --model NAME     a Claude model; offline, the one the estimates stand for (its hidden prompt and prices),
+                   as in the REPL (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
   --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1), to see the spread
   --json           print the report as one JSON document instead of the table
   --html FILE      also write the report as one self-contained HTML page with charts
@@ -62,11 +63,6 @@ export async function labCommand(argv: string[]): Promise<number> {
   const runs = Number(values.runs ?? 1);
   if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)
     return usageError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got "${values.runs}"`);
-  if (values.offline && values.model) return usageError("--offline and --model exclude each other");
-  if (values.model && !hasCredentials())
-    return usageError(
-      `--model ${values.model} needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; without a key, use --offline`,
-    );
   const variants = parseVariants(values.variant ?? []);
   if ("error" in variants) return usageError(variants.error);
   if (values.cwd !== undefined && !(fs.existsSync(values.cwd) && fs.statSync(values.cwd).isDirectory()))
@@ -90,7 +86,7 @@ export async function labCommand(argv: string[]): Promise<number> {
   const offline = values.offline || !hasCredentials();
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   // Offline figures stand for the Claude model Scout would use: its hidden tool-use prompt is added to each call.
-  const estimatesFor = offline ? (process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
+  const estimatesFor = offline ? (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
   const hiddenPrompt = estimatesFor === undefined ? 0 : hiddenPromptTokens(estimatesFor, 1);
   const progress = progressLine();
   const makeModel = (): Model =>

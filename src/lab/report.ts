@@ -6,7 +6,7 @@
 import path from "node:path";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import type { Counter } from "../tokens/count.js";
-import { hiddenPromptTokens, toolPromptTokens } from "../tokens/model-sizes.js";
+import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "../tokens/model-sizes.js";
 import { makeTools, toolSchemas } from "../tools/index.js";
 import type { ToolDesign } from "../tools/tool.js";
 import type { QuestionSet } from "./question-set.js";
@@ -21,7 +21,10 @@ export function schemaEstimateNote(pricedAs: string, hiddenPrompt: number | unde
     "estimate: the schemas' JSON through the local tokenizer (@anthropic-ai/tokenizer), " +
     (hiddenPrompt === undefined
       ? `without the API's hidden tool-use prompt (no published size for ${pricedAs})`
-      : `+ the API's hidden tool-use prompt for ${pricedAs} (${hiddenPrompt}, published; also added to every model call's input)`)
+      : `+ the API's hidden tool-use prompt for ${pricedAs} (${hiddenPrompt}, published; also added to every model call's input)`) +
+    (tokenizerRatio(pricedAs) === 1
+      ? ""
+      : `; ${pricedAs} counts ~${Math.round((tokenizerRatio(pricedAs) - 1) * 100)}% more tokens for the same text (published), not applied: a ratio scales every variant alike`)
   );
 }
 /** The user message the schema counts are made with (any short question would do). */

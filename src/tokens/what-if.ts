@@ -13,8 +13,8 @@ import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
 import { describeCaching, type Pricing, sumUsage } from "./cost.js";
 import { type Counter, formatCount } from "./count.js";
-import { cacheMinimum, toolPromptTokens } from "./model-sizes.js";
-import { dollars, formatDollars, modelKey, priceOf, totalInput, uncached } from "./prices.js";
+import { cacheMinimum, tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
+import { dollars, dollarsEach, formatDollars, modelKey, priceOf, retiredNote, totalInput, uncached } from "./prices.js";
 import type { Trace, TracedCall } from "./trace-read.js";
 import { escapePath } from "../escape.js";
 import { OFFLINE_MODEL_NAME } from "../models/offline.js";
@@ -78,7 +78,9 @@ export async function whatIf(
   const ranMinimum = cacheMinimum(ranOn);
   columns.push({
     model: ranOn,
-    how: offlineRun ? "as run, the offline model's own estimates" : "as run (usage the API reported)",
+    how:
+      (offlineRun ? "as run, the offline model's own estimates" : "as run (usage the API reported)") +
+      retiredNote(ranOn),
     estimate: offlineRun,
     without: cachedRun ? asRun.map(uncached) : asRun,
     with: cachedRun
@@ -115,18 +117,26 @@ async function recount(
     const had = offlineRun ? 0 : toolPromptTokens(ranOn);
     const target = toolPromptTokens(model);
     const unknown = [had === undefined ? ranOn : "", target === undefined ? modelKey(model) : ""].filter(Boolean);
-    const swap = had === undefined || target === undefined ? 0 : target - had;
-    inputs = trace.calls.map((call) => totalInput(call.usage) + swap);
-    how = unknown.length
-      ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${unknown.map(escapePath).join(" or ")})`
-      : `estimate: the recorded input, ${swap >= 0 ? "+" : ""}${formatCount(swap)} per call for the hidden tool-use prompt`;
+    const cannotSwap = had === undefined || target === undefined;
+    // The text apart from the hidden prompt, recounted by the other model's tokenizer where a ratio is published.
+    const ratio = tokenizerRatio(model) / (offlineRun ? 1 : tokenizerRatio(ranOn));
+    inputs = trace.calls.map((call) =>
+      cannotSwap
+        ? Math.round(totalInput(call.usage) * ratio)
+        : Math.round((totalInput(call.usage) - (had ?? 0)) * ratio) + (target ?? 0),
+    );
+    const scaled =
+      ratio === 1 ? "" : `, ×${ratio.toFixed(2)} for the tokenizer${tokenizerNote(ratio > 1 ? model : ranOn)}`;
+    how = cannotSwap
+      ? `estimate: the recorded input${scaled || " as is"} (no published hidden tool-use prompt size for ${unknown.map(escapePath).join(" or ")})`
+      : `estimate: the recorded input${scaled}, ${target! - (had ?? 0) >= 0 ? "+" : ""}${formatCount(target! - (had ?? 0))} per call for the hidden tool-use prompt`;
     if (options.exact) how += " (this trace lacks the questions or model content a recount needs)";
   }
   const calls = shape(trace.calls, inputs);
   const minimum = cacheMinimum(model);
   return {
     model: escapePath(modelKey(model)),
-    how,
+    how: how + retiredNote(model),
     estimate: offlineRun || !exact,
     without: calls.map((c) => ({ input_tokens: c.input, output_tokens: c.output })),
     with: minimum === undefined ? [] : simulateCaching(calls, await stablePrefix(model, options), minimum),
@@ -170,7 +180,7 @@ function format(trace: Trace, columns: Column[]): string {
         ? "price unknown"
         : usages.length === 0
           ? "minimum unknown"
-          : `${column.estimate ? "~" : ""}${formatDollars(dollars(sumUsage(usages), price))}`;
+          : `${column.estimate ? "~" : ""}${formatDollars(dollarsEach(usages, price))}`;
     const without = sumUsage(column.without);
     lines.push(
       `${column.model.padEnd(22)}${formatCount(totalInput(without)).padStart(14)}${formatCount(without.output_tokens).padStart(9)}${cost(column.without).padStart(18)}${cost(column.with).padStart(16)}`,
