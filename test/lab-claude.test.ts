@@ -31,6 +31,36 @@ const lab = (args: string[]) =>
   });
 
 describe("scout lab with Claude", { timeout: 60_000 }, () => {
+  it("prices each variant in dollars from the usage the API reported, cache reads and writes included", async () => {
+    api.scriptCount(count(500), count(1_200));
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 3000,
+      cache_creation_input_tokens: 1000,
+    };
+    api.script(reply([text("alpha is defined at a.py:1.")], "end_turn", usage));
+    const run = await runCli(["lab", setFile, "--model", "claude-haiku-4-5", "--json"], {
+      env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(0);
+    const report: LabReport = JSON.parse(run.stdout);
+    // claude-haiku-4-5: $1 in, $1.25 write, $0.10 read, $5 out. As run: 100 + 1,250 + 300 + 250 = 1,900 µ$;
+    // without caching, all 4,100 input tokens plain: 4,100 + 250 = 4,350 µ$.
+    expect(report.priced.model).toBe("claude-haiku-4-5");
+    expect(report.variants[0].dollars).toEqual({ uncached: 0.00435, cached: 0.0019 });
+    api.scriptCount(count(500), count(1_200));
+    api.script(reply([text("alpha is defined at a.py:1.")], "end_turn", usage));
+    const table = (
+      await runCli(["lab", setFile, "--model", "claude-imaginary-9"], {
+        env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+        timeoutMs: 60_000,
+      })
+    ).stdout;
+    expect(table).toContain("price unknown for claude-imaginary-9");
+  });
+
   it("counts the schemas exactly, and sends each variant's own tools", async () => {
     api.scriptCount(count(500), count(1_200), count(900));
     api.script(reply([text("alpha is defined at a.py:1.")]), reply([text("alpha is defined at a.py:1.")]));

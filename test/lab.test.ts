@@ -116,6 +116,19 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(sorted).not.toEqual(byMtime);
   });
 
+  it("offline, prices every model call of the set, and simulates caching over the set as one session", async () => {
+    const report = await labJson([SRC_SET, "--model", "claude-haiku-4-5"]);
+    const calls = report.variants[0].questions.flatMap((q) => q.runs[0].steps.filter((s) => s.kind === "model"));
+    // claude-haiku-4-5: $1 per million input tokens, $5 per million output.
+    const micro = calls.reduce((sum, s) => sum + (s.kind === "model" ? s.inputTokens * 1 + s.outputTokens * 5 : 0), 0);
+    expect(report.variants[0].dollars!.uncached).toBeCloseTo(micro / 1e6, 6);
+    // Haiku 4.5 caches nothing under 4,096 tokens, and no request of this set reaches it: the same dollars.
+    expect(report.variants[0].dollars!.cached).toBeCloseTo(micro / 1e6, 6);
+    // Opus 4.8 caches from 1,024: the stable prefix (~1,250) is read back on every call after the first.
+    const opus = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
+    expect(opus.variants[0].dollars!.cached!).toBeLessThan(opus.variants[0].dollars!.uncached * 0.7);
+  });
+
   it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
     const report = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
     expect(report.offline).toBe(true);

@@ -9,7 +9,8 @@ import { parseArgs } from "node:util";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
-import { estimateCounter } from "../tokens/count.js";
+import { SYSTEM_PROMPT } from "../prompt.js";
+import { estimateCounter, estimateTokens } from "../tokens/count.js";
 import { hiddenPromptTokens } from "../tokens/model-sizes.js";
 import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
@@ -125,6 +126,8 @@ export async function labCommand(argv: string[]): Promise<number> {
     offline,
     runs,
     estimatesFor,
+    // Offline, what the system breakpoint would cache: the tools with their hidden prompt, and the system prompt.
+    stablePrefix: schemaTokens.map((tokens) => tokens + estimateTokens(SYSTEM_PROMPT)),
   });
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {

@@ -6,10 +6,12 @@
 import path from "node:path";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import type { Counter } from "../tokens/count.js";
+import { PRICES_DATE } from "../tokens/prices.js";
 import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "../tokens/model-sizes.js";
 import { makeTools, toolSchemas } from "../tools/index.js";
 import type { ToolDesign } from "../tools/tool.js";
 import type { QuestionSet } from "./question-set.js";
+import { type RunDollars, variantDollars } from "./money.js";
 import type { RunRecord } from "./runner.js";
 import type { Variant } from "./variants.js";
 
@@ -52,6 +54,13 @@ export interface VariantReport {
   spread: Record<Figure, [number, number]> | null;
   /** Against the baseline: right answers, model calls and schema tokens as differences, tokens in percent. */
   change: Record<Figure | "schemaTokens", number> | null;
+  /**
+   * Dollars for the whole set on the report's `priced` model (the mean over runs), without caching and with it
+   * (as the API reported; offline, simulated); null when the model has no price.
+   */
+  dollars: { uncached: number; cached: number | null } | null;
+  /** Against the baseline, in percent to one decimal. */
+  dollarsChange: { uncached: number; cached: number | null } | null;
   questions: { id: string; question: string; rightRuns: number; runs: RunRecord[] }[];
 }
 
@@ -61,6 +70,8 @@ export interface LabReport {
   offline: boolean;
   runs: number;
   schemaCount: { mode: "exact" | "estimate"; note: string };
+  /** The model whose prices the dollars use, and the price table's date. */
+  priced: { model: string; date: string };
   /** Offline: the Claude model the estimates stand for, and its hidden tool-use prompt added to every request. */
   estimatesFor?: { model: string; hiddenPrompt: number };
   /** How many runs failed with an error (they count as wrong). */
@@ -100,10 +111,21 @@ export function buildReport(input: {
   runs: number;
   /** Offline: the Claude model whose hidden prompt the estimates carry. */
   estimatesFor?: string;
+  /** Per variant, the tokens the system breakpoint caches (tools, hidden prompt, system prompt), for the offline simulation. */
+  stablePrefix?: number[];
 }): LabReport {
   const { set, variants, records, runs } = input;
   const reports = variants.map((variant, v): VariantReport => {
     const perRun = Array.from({ length: runs }, (_, r) => totalsOf(records[v].map((question) => question[r])));
+    const priced = input.estimatesFor ?? input.model;
+    const money = Array.from({ length: runs }, (_, r) =>
+      variantDollars(
+        records[v].map((question) => question[r]),
+        priced,
+        input.offline,
+        input.stablePrefix?.[v] ?? 0,
+      ),
+    );
     return {
       name: variant.name,
       design: variant.design,
@@ -111,6 +133,8 @@ export function buildReport(input: {
       totals: meanOf(perRun),
       spread: runs > 1 ? spreadOf(perRun) : null,
       change: null,
+      dollars: meanDollars(money),
+      dollarsChange: null,
       questions: set.questions.map((question, q) => ({
         id: question.id,
         question: question.question,
@@ -120,7 +144,10 @@ export function buildReport(input: {
     };
   });
   const [baseline] = reports;
-  for (const report of reports.slice(1)) report.change = changeOf(baseline, report);
+  for (const report of reports.slice(1)) {
+    report.change = changeOf(baseline, report);
+    report.dollarsChange = dollarsChangeOf(baseline.dollars, report.dollars);
+  }
   return {
     // The workspace relative to where Scout runs, so a report reads the same on every machine.
     set: {
@@ -132,6 +159,7 @@ export function buildReport(input: {
     model: input.model,
     offline: input.offline,
     runs,
+    priced: { model: input.estimatesFor ?? input.model, date: PRICES_DATE },
     schemaCount: {
       mode: input.schemaMode,
       note:
@@ -149,6 +177,28 @@ export function buildReport(input: {
         }),
     errors: records.flat(2).filter((run) => run.error !== undefined).length,
     variants: reports,
+  };
+}
+
+/** The mean dollars over runs, to the millionth; null when any run has no price. */
+function meanDollars(money: (RunDollars | null)[]): VariantReport["dollars"] {
+  if (money.some((m) => m === null)) return null;
+  const runs = money as RunDollars[];
+  const mean = (values: number[]) => Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1e6) / 1e6;
+  const cached = runs.every((m) => m.cached !== null) ? mean(runs.map((m) => m.cached as number)) : null;
+  return { uncached: mean(runs.map((m) => m.uncached)), cached };
+}
+
+function dollarsChangeOf(
+  baseline: VariantReport["dollars"],
+  variant: VariantReport["dollars"],
+): VariantReport["dollarsChange"] {
+  if (!baseline || !variant) return null;
+  const percent = (before: number, after: number) =>
+    before === 0 ? 0 : Math.round(((after - before) / before) * 1000) / 10;
+  return {
+    uncached: percent(baseline.uncached, variant.uncached),
+    cached: baseline.cached === null || variant.cached === null ? null : percent(baseline.cached, variant.cached),
   };
 }
 

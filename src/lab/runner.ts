@@ -16,7 +16,7 @@ export const MAX_CONCURRENT_QUESTIONS = 4;
 
 /** One step of a run: a model call with the usage it reported, or a tool call with the size of its result. */
 export type Step =
-  | { kind: "model"; inputTokens: number; outputTokens: number }
+  | { kind: "model"; inputTokens: number; outputTokens: number; cacheRead?: number; cacheWrite?: number }
   | { kind: "tool"; name: string; resultTokens: number; isError: boolean };
 
 /** One question answered once by one variant. */
@@ -127,7 +127,13 @@ async function askOnce(
             (cache_read_input_tokens ?? 0) +
             (cache_creation_input_tokens ?? 0) +
             (options.hiddenPrompt ?? 0);
-          record.steps.push({ kind: "model", inputTokens: input, outputTokens: output_tokens });
+          record.steps.push({
+            kind: "model",
+            inputTokens: input,
+            outputTokens: output_tokens,
+            ...(cache_read_input_tokens ? { cacheRead: cache_read_input_tokens } : {}),
+            ...(cache_creation_input_tokens ? { cacheWrite: cache_creation_input_tokens } : {}),
+          });
           record.modelCalls++;
           record.inputTokens += input;
           record.outputTokens += output_tokens;

@@ -1,6 +1,7 @@
 // The lab report as a plain-text table for the terminal: variants with their change against the baseline,
 // tool-result tokens by tool, then every question with each variant's verdict, tool path and tokens.
 import { formatCount } from "../tokens/count.js";
+import { formatDollars } from "../tokens/prices.js";
 import type { LabReport, VariantReport } from "./report.js";
 import { escapePath } from "../escape.js";
 
@@ -75,6 +76,8 @@ export function formatReport(report: LabReport): string {
   if (report.errors)
     lines.push(`  ${report.errors} run${report.errors === 1 ? "" : "s"} failed with an error (counted wrong)`);
 
+  lines.push("", ...dollarLines(report, nameWidth));
+
   const tools = TOOL_ORDER.filter((tool) => variants.some((v) => v.totals.toolResultTokensByTool[tool] !== undefined));
   lines.push("", "Tool-result tokens by tool:");
   lines.push(
@@ -99,6 +102,35 @@ export function formatReport(report: LabReport): string {
     for (const variant of variants) lines.push(questionLine(variant, q, report.runs, nameWidth));
   }
   return lines.join("\n");
+}
+
+/** Each variant's dollars, without and with caching, and their change against the baseline. */
+function dollarLines(report: LabReport, nameWidth: number): string[] {
+  const { model, date } = report.priced;
+  const how = report.offline
+    ? "offline: the estimates priced, caching simulated over the set as one session"
+    : "as the API reported, cache reads and writes included";
+  const head = `Dollars (${escapePath(model)} prices, ${date}; ${how}):`;
+  if (report.variants.some((v) => !v.dollars)) return [head, `  price unknown for ${escapePath(model)}`];
+  const approx = report.offline ? "~" : "";
+  const money = (value: number | null | undefined) =>
+    value === null || value === undefined ? "unknown" : approx + formatDollars(value);
+  const percent = (value: number | null | undefined) =>
+    value === null || value === undefined ? "" : `${signed(value, 1)}%`;
+  const widths = [17, 13, 15, 13];
+  const row = (label: string, cells: string[]) =>
+    (label.padEnd(nameWidth) + cells.map((cell, i) => cell.padStart(widths[i])).join("")).trimEnd();
+  const lines = [head, row("variant", ["without caching", "vs baseline", "with caching", "vs baseline"])];
+  for (const v of report.variants)
+    lines.push(
+      row(v.name, [
+        money(v.dollars?.uncached),
+        percent(v.dollarsChange?.uncached),
+        money(v.dollars?.cached),
+        percent(v.dollarsChange?.cached),
+      ]),
+    );
+  return lines;
 }
 
 function questionLine(variant: VariantReport, q: number, runs: number, nameWidth: number): string {
