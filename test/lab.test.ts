@@ -129,6 +129,25 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(opus.variants[0].dollars!.cached!).toBeLessThan(opus.variants[0].dollars!.uncached * 0.7);
   });
 
+  it("descriptions=FILE.json sends your own wording for the tools it names, and refuses a bad file by name", async () => {
+    const dir = makeTree({
+      "mine.json": JSON.stringify({ grep: "Search file contents with a regex." }),
+      "typo.json": JSON.stringify({ grpe: "x" }),
+    });
+    const mine = path.join(dir, "mine.json");
+    const report = await labJson([SRC_SET, "--variant", `descriptions=${mine}`]);
+    const [baseline, own] = report.variants;
+    expect(own.descriptions).toEqual({ grep: "Search file contents with a regex." });
+    expect(own.schemaTokens).toBeLessThan(baseline.schemaTokens);
+    expect(own.totals.inputTokens).toBeLessThan(baseline.totals.inputTokens);
+    expect(own.questions[0].runs[0].path).toEqual(baseline.questions[0].runs[0].path); // the offline model reads no schema
+    const typo = await lab([SRC_SET, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown tool "grpe"');
+    const missing = await lab([SRC_SET, "--variant", "descriptions=nope.json"]);
+    expect(missing.stderr).toContain("cannot read nope.json: no such file");
+  });
+
   it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
     const report = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
     expect(report.offline).toBe(true);
@@ -255,7 +274,7 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     [
       "an unknown knob",
       () => [set({ questions: [good] }), "--variant", "cap=50,colour=red"],
-      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full, line-numbers=on\|off, sort=mtime\|path/,
+      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full\|FILE\.json, line-numbers=on\|off, sort=mtime\|path/,
     ],
     [
       "a cap out of range",

@@ -8,12 +8,12 @@ import { SYSTEM_PROMPT } from "../prompt.js";
 import type { Counter } from "../tokens/count.js";
 import { PRICES_DATE } from "../tokens/prices.js";
 import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "../tokens/model-sizes.js";
-import { makeTools, toolSchemas } from "../tools/index.js";
+import { toolSchemas } from "../tools/index.js";
 import type { ToolDesign } from "../tools/tool.js";
 import type { QuestionSet } from "./question-set.js";
 import { type RunDollars, variantDollars } from "./money.js";
 import type { RunRecord } from "./runner.js";
-import type { Variant } from "./variants.js";
+import { toolsOf, type Variant } from "./variants.js";
 
 export const SCHEMA_EXACT_NOTE =
   "exact: the API's count_tokens endpoint, a request with the tools minus one without (includes the API's hidden tool-use prompt)";
@@ -47,6 +47,8 @@ export const FIGURES: Figure[] = ["right", "modelCalls", "inputTokens", "outputT
 export interface VariantReport {
   name: string;
   design: ToolDesign;
+  /** `descriptions=FILE.json`: the variant's own wording per tool. */
+  descriptions?: Record<string, string>;
   /** What the four tool schemas add to every request. */
   schemaTokens: number;
   totals: Totals;
@@ -93,7 +95,7 @@ export async function countSchemaTokens(
   const without = await count(request);
   const counts: number[] = [];
   for (const variant of variants) {
-    const tools = toolSchemas(makeTools(variant.design));
+    const tools = toolSchemas(toolsOf(variant));
     const hidden = hiddenFor === undefined ? 0 : hiddenPromptTokens(hiddenFor, tools.length);
     counts.push((await count({ ...request, tools })) - without + hidden);
   }
@@ -129,6 +131,7 @@ export function buildReport(input: {
     return {
       name: variant.name,
       design: variant.design,
+      ...(variant.descriptions ? { descriptions: variant.descriptions } : {}),
       schemaTokens: input.schemaTokens[v],
       totals: meanOf(perRun),
       spread: runs > 1 ? spreadOf(perRun) : null,

@@ -5,11 +5,11 @@
 // set (makeTools) and the runner only listens to its step events.
 import { type Model, runTurn } from "../agent.js";
 import { estimateTokens } from "../tokens/count.js";
-import { makeTools } from "../tools/index.js";
+import type { makeTools } from "../tools/index.js";
 import { Workspace } from "../workspace/workspace.js";
 import type { QuestionSet } from "./question-set.js";
 import { grade } from "./questions.js";
-import type { Variant } from "./variants.js";
+import { toolsOf, type Variant } from "./variants.js";
 
 /** Questions in flight at once: enough to keep a model busy, few enough not to hit rate limits at once. */
 export const MAX_CONCURRENT_QUESTIONS = 4;
@@ -70,7 +70,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<RunReco
   const jobs: { v: number; q: number; r: number }[] = [];
   for (let v = 0; v < variants.length; v++)
     for (let q = 0; q < set.questions.length; q++) for (let r = 0; r < runs; r++) jobs.push({ v, q, r });
-  const toolSets = variants.map((variant) => makeTools(variant.design));
+  const toolSets = variants.map(toolsOf);
   const workspace = new Workspace(set.workspace);
 
   let next = 0;
