@@ -31,6 +31,24 @@ const lab = (args: string[]) =>
   });
 
 describe("scout lab with Claude", { timeout: 60_000 }, () => {
+  it("--runs 2 --concurrency 1: mean, standard deviation and the paired difference with its 95% interval", async () => {
+    api.scriptCount(count(500), count(1_200), count(1_200));
+    const answer = (input: number) =>
+      reply([text("alpha is defined at a.py:1.")], "end_turn", { input_tokens: input, output_tokens: 10 });
+    // One worker: baseline run 1, run 2, then cap=50 run 1, run 2.
+    api.script(answer(100), answer(300), answer(150), answer(330));
+    const run = await lab(["--variant", "cap=50", "--runs", "2", "--concurrency", "1", "--json"]);
+    expect(run.code).toBe(0);
+    const [baseline, capped] = (JSON.parse(run.stdout) as LabReport).variants;
+    expect(baseline.stats!.inputTokens).toEqual({ mean: 200, sd: 141.42 });
+    // Differences 50 and 30: mean 40, sd 14.14; t(1) = 12.706, so 40 ± 12.706 × 14.142 / √2 = 40 ± 127.06.
+    expect(capped.paired!.inputTokens).toEqual({ mean: 40, low: -87.06, high: 167.06 });
+    expect(capped.paired!.right).toEqual({ mean: 0, low: 0, high: 0 });
+    const bad = await lab(["--concurrency", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--concurrency must be a whole number from 1 to 16");
+  });
+
   it("prices each variant in dollars from the usage the API reported, cache reads and writes included", async () => {
     api.scriptCount(count(500), count(1_200));
     const usage = {

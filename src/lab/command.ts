@@ -1,4 +1,4 @@
-// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE]
+// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--concurrency N] [--json] [--html FILE]
 // [--cwd DIR]`: runs a question set once per tool design and reports what each design cost and answered.
 //
 // Exit status: 0 done, 1 when a run failed (an API error, an unwritable
@@ -16,13 +16,15 @@ import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
 import { buildReport, countSchemaTokens } from "./report.js";
-import { type Progress, runExperiment } from "./runner.js";
+import { MAX_CONCURRENT_QUESTIONS, type Progress, runExperiment } from "./runner.js";
 import { escapePath } from "../escape.js";
 import { formatReport } from "./table.js";
 import { KNOWN_KNOBS, parseVariants } from "./variants.js";
 
 /** Most runs of each question per variant (--runs). */
 export const MAX_RUNS = 20;
+/** Most questions in flight at once (--concurrency): more only meets the API's rate limits sooner. */
+export const MAX_CONCURRENCY = 16;
 
 export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
 
@@ -34,7 +36,9 @@ baseline) and then with each variant, and reports right answers and tokens side 
   --offline        the offline teaching model (the default without a key; deterministic)
   --model NAME     a Claude model; offline, the one the estimates stand for (its hidden prompt and prices),
                    as in the REPL (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
-  --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1), to see the spread
+  --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1): mean, standard deviation,
+                   range, and the paired difference from the baseline with its 95% interval
+  --concurrency N  questions in flight at once (1–${MAX_CONCURRENCY}, default ${MAX_CONCURRENT_QUESTIONS})
   --json           print the report as one JSON document instead of the table
   --html FILE      also write the report as one self-contained HTML page with charts
   --cwd DIR        the workspace, instead of the one the set names`;
@@ -61,6 +65,9 @@ export async function labCommand(argv: string[]): Promise<number> {
         ? `one question set at a time, got ${positionals.length}`
         : "which question set? give a QUESTIONS.json file",
     );
+  const concurrency = Number(values.concurrency ?? MAX_CONCURRENT_QUESTIONS);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    return usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${values.concurrency}"`);
   const runs = Number(values.runs ?? 1);
   if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)
     return usageError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got "${values.runs}"`);
@@ -110,6 +117,7 @@ export async function labCommand(argv: string[]): Promise<number> {
     set,
     variants,
     runs,
+    concurrency,
     hiddenPrompt,
     makeModel,
     describeError: describeApiError,
@@ -151,6 +159,7 @@ function parse(argv: string[]) {
       offline: { type: "boolean" },
       model: { type: "string" },
       runs: { type: "string" },
+      concurrency: { type: "string" },
       json: { type: "boolean" },
       html: { type: "string" },
       cwd: { type: "string" },

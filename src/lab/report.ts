@@ -54,6 +54,13 @@ export interface VariantReport {
   totals: Totals;
   /** With several runs: each figure's lowest and highest run. */
   spread: Record<Figure, [number, number]> | null;
+  /** With several runs: each figure's mean and sample standard deviation over the runs. */
+  stats: Record<Figure, { mean: number; sd: number }> | null;
+  /**
+   * With several runs, against the baseline run by run (run r of each variant asks the same questions): the mean
+   * difference and its 95% confidence interval (Student's t over the runs' differences).
+   */
+  paired: Record<Figure, { mean: number; low: number; high: number }> | null;
   /** Against the baseline: right answers, model calls and schema tokens as differences, tokens in percent. */
   change: Record<Figure | "schemaTokens", number> | null;
   /**
@@ -135,6 +142,8 @@ export function buildReport(input: {
       schemaTokens: input.schemaTokens[v],
       totals: meanOf(perRun),
       spread: runs > 1 ? spreadOf(perRun) : null,
+      stats: runs > 1 ? statsOf(perRun) : null,
+      paired: null,
       change: null,
       dollars: meanDollars(money),
       dollarsChange: null,
@@ -147,6 +156,10 @@ export function buildReport(input: {
     };
   });
   const [baseline] = reports;
+  const perRunOf = (v: number) =>
+    Array.from({ length: runs }, (_, r) => totalsOf(records[v].map((question) => question[r])));
+  if (runs > 1)
+    for (const [v, report] of reports.entries()) if (v > 0) report.paired = pairedOf(perRunOf(0), perRunOf(v));
   for (const report of reports.slice(1)) {
     report.change = changeOf(baseline, report);
     report.dollarsChange = dollarsChangeOf(baseline.dollars, report.dollars);
@@ -244,6 +257,47 @@ function meanOf(perRun: Totals[]): Totals {
       tools.map((tool) => [tool, mean(perRun.map((t) => t.toolResultTokensByTool[tool] ?? 0))]),
     ),
   };
+}
+
+/** Two-sided 95% critical values of Student's t, by degrees of freedom (1 to MAX_RUNS − 1 = 19). */
+const T_95 = [
+  0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12,
+  2.11, 2.101, 2.093,
+];
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** Mean and sample standard deviation (n − 1), unrounded. */
+function meanSd(values: number[]): { mean: number; sd: number } {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((sum, x) => sum + (x - mean) ** 2, 0) / Math.max(1, values.length - 1);
+  return { mean, sd: Math.sqrt(variance) };
+}
+
+function statsOf(perRun: Totals[]): Record<Figure, { mean: number; sd: number }> {
+  const rounded = (figure: Figure) => {
+    const { mean, sd } = meanSd(perRun.map((t) => t[figure]));
+    return { mean: round2(mean), sd: round2(sd) };
+  };
+  return Object.fromEntries(FIGURES.map((figure) => [figure, rounded(figure)])) as Record<
+    Figure,
+    { mean: number; sd: number }
+  >;
+}
+
+/** The run-by-run differences from the baseline: their mean, and mean ± t × sd / √n. */
+function pairedOf(baseline: Totals[], variant: Totals[]): Record<Figure, { mean: number; low: number; high: number }> {
+  const n = baseline.length;
+  const paired = (figure: Figure) => {
+    const differences = variant.map((t, r) => t[figure] - baseline[r][figure]);
+    const { mean, sd } = meanSd(differences);
+    const half = (T_95[Math.min(n - 1, T_95.length - 1)] * sd) / Math.sqrt(n);
+    return { mean: round2(mean), low: round2(mean - half), high: round2(mean + half) };
+  };
+  return Object.fromEntries(FIGURES.map((figure) => [figure, paired(figure)])) as Record<
+    Figure,
+    { mean: number; low: number; high: number }
+  >;
 }
 
 function spreadOf(perRun: Totals[]): Record<Figure, [number, number]> {

@@ -19,7 +19,7 @@ export function formatReport(report: LabReport): string {
     `scout lab: ${escapePath(set.title || set.file)}`,
     `${set.questions} questions · workspace ${escapePath(set.workspace)} · model ${escapePath(report.model)}` +
       ` (${report.offline ? `offline: deterministic, tokens estimated${report.estimatesFor ? ` for ${escapePath(report.estimatesFor.model)}` : ""}` : "Claude: tokens as the API reported them"})` +
-      ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (mean, then lowest–highest)" : ""}`,
+      ` · ${report.runs} run${report.runs === 1 ? "" : "s"}${report.runs > 1 ? " (mean; lowest–highest, standard deviation, and the run-by-run difference from the baseline with its 95% interval)" : ""}`,
     "",
   ];
   const header = ["right", "calls", "input tok", "output tok", "tool results", "schema/request"];
@@ -52,6 +52,13 @@ export function formatReport(report: LabReport): string {
         ],
       ]);
     }
+    if (variant.stats) {
+      const sd = (figure: keyof NonNullable<VariantReport["stats"]>) => decimal(variant.stats![figure].sd);
+      rows.push([
+        "  standard deviation",
+        [sd("right"), sd("modelCalls"), sd("inputTokens"), sd("outputTokens"), sd("toolResultTokens"), ""],
+      ]);
+    }
     if (variant.change) {
       const c = variant.change;
       rows.push([
@@ -64,6 +71,15 @@ export function formatReport(report: LabReport): string {
           `${signed(c.toolResultTokens, 1)}%`,
           signed(c.schemaTokens),
         ],
+      ]);
+    }
+    if (variant.paired) {
+      const p = variant.paired;
+      const cell = (figure: keyof NonNullable<VariantReport["paired"]>) =>
+        `${signedDecimal(p[figure].mean)} [${decimal(p[figure].low)}, ${decimal(p[figure].high)}]`;
+      rows.push([
+        "  paired Δ, 95%",
+        [cell("right"), cell("modelCalls"), cell("inputTokens"), cell("outputTokens"), cell("toolResultTokens"), ""],
       ]);
     }
   }
@@ -140,6 +156,15 @@ function questionLine(variant: VariantReport, q: number, runs: number, nameWidth
   const tokens = `${formatCount(first.inputTokens)} / ${formatCount(first.outputTokens)}`;
   const why = first.right ? "" : `  (${escapePath(first.why)})`;
   return `  ${variant.name.padEnd(nameWidth - 3)} ${mark.padEnd(5)}${first.path.join(" → ").padEnd(44)}${tokens.padStart(14)}${why}`.trimEnd();
+}
+
+/** 4,812 or 12.5: whole figures grouped, others to one decimal. */
+function decimal(value: number): string {
+  return Number.isInteger(value) ? formatCount(value) : value.toFixed(1);
+}
+
+function signedDecimal(value: number): string {
+  return value < 0 ? decimal(value) : `+${decimal(value)}`;
 }
 
 /** +3, -2, +0; with digits, +4.5 and -12.0. */
