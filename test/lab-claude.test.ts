@@ -49,6 +49,14 @@ describe("scout lab with Claude", { timeout: 60_000 }, () => {
     expect(bad.stderr).toContain("--concurrency must be a whole number from 1 to 16");
   });
 
+  it("--differs keeps a question whose verdict differs between variants", async () => {
+    api.scriptCount(count(500), count(1_200), count(1_200));
+    api.script(reply([text("alpha is defined at a.py:1.")]), reply([text("I could not find it.")]));
+    const run = await lab(["--variant", "cap=50", "--concurrency", "1", "--differs"]);
+    expect(run.stdout).toContain("only the 1 whose verdict differs between variants");
+    expect(run.stdout).toMatch(/^alpha: Where is alpha defined\?/m);
+  });
+
   it("prices each variant in dollars from the usage the API reported, cache reads and writes included", async () => {
     api.scriptCount(count(500), count(1_200));
     const usage = {

@@ -148,6 +148,40 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(missing.stderr).toContain("cannot read nope.json: no such file");
   });
 
+  it("--differs lists only the questions whose verdict differs between variants", async () => {
+    // cap=10 makes read_file refuse its window, yet every answer stays right: no verdict differs.
+    const same = (await lab([SAMPLE_SET, "--variant", "cap=10", "--differs"])).stdout;
+    expect(same).toContain("only the 0 whose verdict differs between variants");
+    expect(same).not.toMatch(/^make-slug-defined:/m);
+    const all = (await lab([SAMPLE_SET, "--variant", "cap=10"])).stdout;
+    expect(all).toMatch(/^make-slug-defined:/m);
+  });
+
+  it("--csv: one row per variant, question and run, the same figures as --json", async () => {
+    const report = await labJson([SRC_SET, "--variant", "cap=50"]);
+    const csv = (await lab([SRC_SET, "--variant", "cap=50", "--csv"])).stdout.trimEnd().split("\n");
+    expect(csv[0]).toBe(
+      "variant,question,run,right,model_calls,input_tokens,output_tokens,tool_result_tokens,path,why",
+    );
+    expect(csv).toHaveLength(1 + 2 * report.set.questions);
+    const first = report.variants[1].questions[0];
+    expect(csv[1 + report.set.questions]).toBe(
+      [
+        "cap=50",
+        first.id,
+        1,
+        first.runs[0].right,
+        first.runs[0].modelCalls,
+        first.runs[0].inputTokens,
+        first.runs[0].outputTokens,
+        first.runs[0].toolResultTokens,
+        first.runs[0].path.join(" > "),
+        first.runs[0].why,
+      ].join(","),
+    );
+    expect((await lab([SRC_SET, "--csv", "--json"])).code).toBe(2);
+  });
+
   it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
     const report = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
     expect(report.offline).toBe(true);

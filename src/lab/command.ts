@@ -1,4 +1,4 @@
-// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--concurrency N] [--json] [--html FILE]
+// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--concurrency N] [--json | --csv] [--differs] [--html FILE]
 // [--cwd DIR]`: runs a question set once per tool design and reports what each design cost and answered.
 //
 // Exit status: 0 done, 1 when a run failed (an API error, an unwritable
@@ -18,6 +18,7 @@ import { loadQuestionSet, QuestionSetError } from "./question-set.js";
 import { buildReport, countSchemaTokens } from "./report.js";
 import { MAX_CONCURRENT_QUESTIONS, type Progress, runExperiment } from "./runner.js";
 import { escapePath } from "../escape.js";
+import { formatCsv } from "./csv.js";
 import { formatReport } from "./table.js";
 import { KNOWN_KNOBS, parseVariants } from "./variants.js";
 
@@ -40,6 +41,8 @@ baseline) and then with each variant, and reports right answers and tokens side 
                    range, and the paired difference from the baseline with its 95% interval
   --concurrency N  questions in flight at once (1–${MAX_CONCURRENCY}, default ${MAX_CONCURRENT_QUESTIONS})
   --json           print the report as one JSON document instead of the table
+  --csv            print one CSV row per variant, question and run instead of the table
+  --differs        in the table, list only the questions whose verdict differs between variants
   --html FILE      also write the report as one self-contained HTML page with charts
   --cwd DIR        the workspace, instead of the one the set names`;
 
@@ -65,6 +68,7 @@ export async function labCommand(argv: string[]): Promise<number> {
         ? `one question set at a time, got ${positionals.length}`
         : "which question set? give a QUESTIONS.json file",
     );
+  if (values.json && values.csv) return usageError("--json and --csv exclude each other");
   const concurrency = Number(values.concurrency ?? MAX_CONCURRENT_QUESTIONS);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
     return usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${values.concurrency}"`);
@@ -137,7 +141,8 @@ export async function labCommand(argv: string[]): Promise<number> {
     // Offline, what the system breakpoint would cache: the tools with their hidden prompt, and the system prompt.
     stablePrefix: schemaTokens.map((tokens) => tokens + estimateTokens(SYSTEM_PROMPT)),
   });
-  console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (values.csv) process.stdout.write(formatCsv(report));
+  else console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report, { differs: values.differs }));
   if (values.html !== undefined) {
     try {
       fs.writeFileSync(values.html, renderHtml(report));
@@ -161,6 +166,8 @@ function parse(argv: string[]) {
       runs: { type: "string" },
       concurrency: { type: "string" },
       json: { type: "boolean" },
+      csv: { type: "boolean" },
+      differs: { type: "boolean" },
       html: { type: "string" },
       cwd: { type: "string" },
       help: { type: "boolean", short: "h" },

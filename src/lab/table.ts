@@ -8,7 +8,8 @@ import { escapePath } from "../escape.js";
 /** The tools in the order the tables show them. */
 const TOOL_ORDER = ["read_file", "list_files", "glob", "grep"];
 
-export function formatReport(report: LabReport): string {
+/** `differs`: list only the questions whose verdict (right runs) is not the same for every variant. */
+export function formatReport(report: LabReport, { differs = false } = {}): string {
   const { set, variants } = report;
   const approx = report.schemaCount.mode === "estimate" ? "~" : "";
   const nameWidth = Math.max(24, ...variants.map((v) => v.name.length + 4));
@@ -112,8 +113,14 @@ export function formatReport(report: LabReport): string {
       ),
     );
 
-  lines.push("", "Per question (✓ right, ✗ wrong · tool path · input / output tokens of the first run):");
+  const differing = (q: number) => new Set(variants.map((v) => v.questions[q].rightRuns)).size > 1;
+  const shown = variants[0].questions.map((_, q) => q).filter((q) => !differs || differing(q));
+  lines.push(
+    "",
+    `Per question (✓ right, ✗ wrong · tool path · input / output tokens of the first run)${differs ? `, only the ${shown.length} whose verdict differs between variants` : ""}:`,
+  );
   for (const [q, question] of variants[0].questions.entries()) {
+    if (!shown.includes(q)) continue;
     lines.push(`${question.id}: ${escapePath(question.question)}`);
     for (const variant of variants) lines.push(questionLine(variant, q, report.runs, nameWidth));
   }
