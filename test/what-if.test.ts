@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatCount } from "../src/tokens/count.js";
+import { estimateTokens, formatCount } from "../src/tokens/count.js";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";
@@ -201,6 +201,24 @@ describe("scout tokens --trace", { timeout: 60_000 }, () => {
     const missing = await runCli(["tokens", "--trace", path.join(dir, "nope.jsonl")], { env: offline });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such file");
+  });
+
+  it("splits where the input tokens went: system prompt, schemas, hidden prompt, history text, each tool's re-sent results", async () => {
+    const run = await runCli(["tokens", "--trace", writeTrace("split.jsonl", RECORDS)], { env: offline });
+    const grep = estimateTokens("a.py:1:def f():");
+    const readFile = estimateTokens("1\tdef f():");
+    // grep's result is sent again with calls 2 and 3; read_file's with call 3.
+    expect(run.stdout).toMatch(new RegExp(`^  grep results +~${2 * grep} `, "m"));
+    expect(run.stdout).toMatch(new RegExp(`^  read_file results +~${readFile} `, "m"));
+    expect(run.stdout).toMatch(/^ {2}hidden prompt +~1,488 /m); // 3 calls × haiku-4-5's 496
+    const parts = [...run.stdout.matchAll(/^ {2}[a-z_ ]+? +~([\d,]+) +[\d.]+%/gm)].map((m) =>
+      Number(m[1].replace(/,/g, "")),
+    );
+    const all = Number(/^ {2}in all +~([\d,]+)/m.exec(run.stdout)![1].replace(/,/g, ""));
+    expect(parts.reduce((a, b) => a + b, 0)).toBe(all);
+    expect(run.stdout).toMatch(
+      /^ +3 {2}system prompt ~\d+ · tool schemas ~\d+ · hidden prompt ~496 · history text ~\d+ · grep results ~\d+ · read_file results ~\d+$/m,
+    );
   });
 
   it("a trace from a model newer than the tables is Claude's usage, not the offline model's, and gets no second hidden prompt", async () => {

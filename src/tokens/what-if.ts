@@ -15,6 +15,7 @@ import { describeCaching, type Pricing, sumUsage } from "./cost.js";
 import { type Counter, formatCount } from "./count.js";
 import { cacheMinimum, tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 import { dollars, dollarsEach, formatDollars, modelKey, priceOf, retiredNote, totalInput, uncached } from "./prices.js";
+import { formatSplit } from "./token-split.js";
 import type { Trace, TracedCall } from "./trace-read.js";
 import { escapePath } from "../escape.js";
 import { OFFLINE_MODEL_NAME } from "../models/offline.js";
@@ -92,7 +93,14 @@ export async function whatIf(
   // The offline model has no price, so an offline run is always compared with a Claude model.
   const other = options.other ?? (offlineRun ? options.fallback : undefined);
   if (other) columns.push(await recount(trace, other, offlineRun, options));
-  return format(trace, columns);
+  const report = format(trace, columns);
+  // Where the tokens went, when the trace holds the messages each call sent.
+  if (!trace.calls.every((call) => call.sent)) return report;
+  const model = offlineRun ? (options.other ?? options.fallback) : ranOn;
+  return `${report}\n\n${formatSplit(
+    trace.calls.map((call) => call.sent ?? []),
+    escapePath(modelKey(model)),
+  )}`;
 }
 
 /** The same calls on another model: counted again with a key when the trace allows, else adjusted by the hidden prompts. */
