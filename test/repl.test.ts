@@ -101,7 +101,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     expect(await pty.exited).toBe(0);
     expect(questions()).toEqual(["Traceback (most recent call last):\n  File \"app.py\", line 3\nKeyError: 'x'"]);
     expect(pty.screen()).toContain("you > Traceback (most recent call last):⏎  File");
-    expect(pty.screen()).toMatch(/\(pasted: 3 lines, \d+ characters, sent as one question\)/);
+    expect(pty.screen()).toMatch(/\(3 lines, \d+ characters, sent as one question\)/);
   });
 
   it("what is typed while a turn runs appears at the next prompt", async () => {
@@ -151,7 +151,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     const screen = pty.screen();
     expect(screen).toContain("model: Claude (claude-haiku-5-5)\n");
     expect(screen).toContain("model: Claude (claude-sonnet-4-5) (the conversation carries over)");
-    expect(screen).toContain('you > where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
+    expect(screen).toContain('[you] where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
     expect(api.requests.map((request) => request.body.model)).toEqual(Array(3).fill("claude-sonnet-4-5"));
     expect(plain(api.requests[2].body.messages)).toEqual([{ role: "user", content: "again?" }]);
     for (const command of ["/model", "/history", "/clear", "/step", "/tools", "/tokens", "/help", "/exit"])
@@ -212,6 +212,24 @@ describe("step-through mode", { timeout: 90_000 }, () => {
     expect(screen.match(/⏸/g)).toHaveLength(5); // c: no pause for the rest of that turn
     expect(screen).toContain("(stopped; the conversation is as it was before this question)");
     expect(api.requests).toHaveLength(4); // q: the third question never reached the model
+  });
+
+  it("--step shows the model's input as written: readline-sync's placeholders ($<cwd>, its older form) are not expanded", async () => {
+    const pattern = "$<cwd> $\u007bcwd} $$<x>"; // \u007b: "{", the older form's brace
+    api.script(reply([toolUse("toolu_1", "grep", { pattern })]), reply([text("Done.")]));
+    const root = tree(FILES);
+    const pty = scoutOnPty(root, claude(), { extraArgs: ["--step"] });
+    await pty.waitFor(/you > /);
+    pty.type("q?\r");
+    await pty.waitFor(/⏸ \[1\] next: model call/);
+    pty.type(" ");
+    await pty.waitFor(/⏸ \[2\] next: grep /);
+    pty.type("c");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toContain(`⏸ [2] next: grep {"pattern":"${pattern}"}`);
+    expect(pty.screen()).not.toContain(`"pattern":"${process.cwd()}`);
   });
 
   it("/step on and /step off switch it in the session", async () => {

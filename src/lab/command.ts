@@ -5,10 +5,12 @@
 // --html file), 2 for bad input (the options, the question set, a variant).
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { didYouMean, parseOptions } from "../parse-options.js";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
+import { checkBaseUrl } from "../options.js";
+import { PersonFileError, writePersonFile } from "../person-file.js";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { estimateCounter, estimateTokens } from "../tokens/count.js";
 import { hiddenPromptTokens } from "../tokens/model-sizes.js";
@@ -55,7 +57,7 @@ export async function labCommand(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError((error as Error).message + (await didYouMean(error)));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -72,9 +74,20 @@ export async function labCommand(argv: string[]): Promise<number> {
   const concurrency = Number(values.concurrency ?? MAX_CONCURRENT_QUESTIONS);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
     return usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${values.concurrency}"`);
-  const runs = Number(values.runs ?? 1);
-  if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)
-    return usageError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got "${values.runs}"`);
+  // Decimal digits only: Number() would also take "1e1", "0x2" and " 2".
+  const runs = values.runs === undefined ? 1 : /^[0-9]{1,3}$/.test(values.runs) ? Number(values.runs) : Number.NaN;
+  if (!(runs >= 1 && runs <= MAX_RUNS))
+    return usageError(
+      `--runs must be a whole number from 1 to ${MAX_RUNS} in decimal digits, got ${JSON.stringify(values.runs?.slice(0, 40))}`,
+    );
+  // Offline, --model names the model the estimates stand for; only a run with Claude needs a sound base URL.
+  if (values.model && !values.offline && hasCredentials()) {
+    try {
+      checkBaseUrl();
+    } catch (error) {
+      return usageError((error as Error).message);
+    }
+  }
   const variants = parseVariants(values.variant ?? []);
   if ("error" in variants) return usageError(variants.error);
   if (values.cwd !== undefined && !(fs.existsSync(values.cwd) && fs.statSync(values.cwd).isDirectory()))
@@ -101,10 +114,17 @@ export async function labCommand(argv: string[]): Promise<number> {
   const estimatesFor = offline ? (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
   const hiddenPrompt = estimatesFor === undefined ? 0 : hiddenPromptTokens(estimatesFor, 1);
   const progress = progressLine();
+  let toldUsage = false; // once for the whole lab, though each run has its own model
+  const usageNotice = (text: string) => {
+    if (!toldUsage) progress.note(text);
+    toldUsage = true;
+  };
   const makeModel = (): Model =>
     offline
       ? offlineModel()
-      : withBackoff(claudeModel(modelName), { onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`) });
+      : withBackoff(claudeModel(modelName, undefined, { onNotice: usageNotice }), {
+          onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`),
+        });
   let schemaTokens: number[];
   try {
     schemaTokens = await countSchemaTokens(
@@ -114,7 +134,7 @@ export async function labCommand(argv: string[]): Promise<number> {
       estimatesFor,
     );
   } catch (error) {
-    console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`);
+    console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`); // escaped, credentials cut
     return 1;
   }
   const records = await runExperiment({
@@ -145,9 +165,10 @@ export async function labCommand(argv: string[]): Promise<number> {
   else console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report, { differs: values.differs }));
   if (values.html !== undefined) {
     try {
-      fs.writeFileSync(values.html, renderHtml(report));
+      writePersonFile(values.html, renderHtml(report), { option: "--html" }); // never a FIFO or a device
     } catch (error) {
-      console.error(`scout lab: cannot write ${escapePath(`${values.html}: ${(error as Error).message}`)}`);
+      if (!(error instanceof PersonFileError)) throw error;
+      console.error(`scout lab: ${escapePath(error.message)}`);
       return 1;
     }
     console.error(`lab: wrote ${escapePath(values.html)}`);
@@ -156,7 +177,7 @@ export async function labCommand(argv: string[]): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseOptions({
     args: argv,
     allowPositionals: true,
     options: {

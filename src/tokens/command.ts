@@ -1,5 +1,5 @@
 // `scout tokens`: what each tool's schema costs, exact with a key and estimated without, or with --trace what a traced run cost and would cost elsewhere.
-import { parseArgs } from "node:util";
+import { parseOptions } from "../parse-options.js";
 import { escapeControl } from "../escape.js";
 import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { UsageError } from "../options.js";
@@ -20,7 +20,7 @@ What each tool's schema costs in tokens and dollars: exact with a key (the API's
   --trace FILE    a --trace file: what it cost, and would cost on --model NAME, with and without caching`;
 
 export async function tokensCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       json: { type: "boolean" },
@@ -58,13 +58,7 @@ export async function tokensCommand(argv: string[]): Promise<number> {
 
 /** `scout tokens --trace FILE [--model NAME]`: what the traced run cost, and would cost on NAME, with and without caching. */
 async function traceWhatIf(file: string, other: string | undefined, exact: boolean): Promise<number> {
-  let trace: ReturnType<typeof readTrace>;
-  try {
-    trace = readTrace(file);
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-    throw new Error(`--trace ${file}: ${why}`);
-  }
+  const trace = readTrace(file); // a PersonFileError naming --trace when it cannot be read
   try {
     const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
     const counter = exact ? exactCounter() : scaledEstimateCounter;
