@@ -27,7 +27,7 @@ const usage = async () => {
                              what each tool's schema costs in tokens
   scout tokens --trace FILE [--model NAME] [--offline]
                              what a --trace run cost, and would cost on NAME, with and without caching
-  scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+  scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE]
                              run a question set with tool designs side by side (scout lab --help)
 
 Options:
@@ -134,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
     model: claudeModel(name, retryNotice, { cache }),
     label: `Claude (${name})`,
     estimated: false,
-    pricing: { model: name, estimate: false },
+    pricing: { model: name, estimate: false, cache },
   });
   const session = new Session({
     choice: offline ? offlineChoice() : claudeChoice(claudeName),
@@ -144,7 +144,8 @@ async function main(argv: string[]): Promise<number> {
     // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
       const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
-      const counter = choice.estimated ? estimateCounter : exactCounter(retryNotice);
+      const { scaledEstimateCounter } = await import("./tokens/model-sizes.js");
+      const counter = choice.estimated ? scaledEstimateCounter : exactCounter(retryNotice);
       return formatSchemaCosts(
         await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.pricing.model),
       );

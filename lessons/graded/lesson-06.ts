@@ -1,16 +1,15 @@
 // Lesson 6's graded questions: the most expensive schema and why, the fixed cost of any tool, the hidden prompt.
 import { DEFAULT_MODEL } from "../../src/models/claude.js";
 import { SYSTEM_PROMPT } from "../../src/prompt.js";
-import { estimateCounter } from "../../src/tokens/count.js";
-import { toolPromptTokens } from "../../src/tokens/model-sizes.js";
+import { scaledEstimateCounter, toolPromptTokens } from "../../src/tokens/model-sizes.js";
 import { FIXED_QUESTION, measureSchemaCosts } from "../../src/tokens/schema-costs.js";
 import { toolSchemas } from "../../src/tools/index.js";
 import { BUDGET_NOTE } from "../../src/tools/tool.js";
 import { isList, isNumber, type Question } from "./answers.js";
 
-/** What one request costs offline (estimated) on `scout tokens`'s default model, with these tool schemas. */
+/** What one request costs offline (estimated, as that model's tokenizer counts) on `scout tokens`'s default model. */
 const requestCost = (tools: ReturnType<typeof toolSchemas>) =>
-  estimateCounter({
+  scaledEstimateCounter({
     model: DEFAULT_MODEL,
     system: SYSTEM_PROMPT,
     messages: [{ role: "user", content: FIXED_QUESTION }],
@@ -23,7 +22,7 @@ export const lesson06: Question[] = [
     ask: "`npx scout tokens`: which tool's schema costs the most, and is its description or its input_schema the bigger part? (e.g. glob description)",
     hint: "The first table's +N column is each schema's cost; the second table splits it into description and input_schema.",
     judge: isList(async () => {
-      const costs = await measureSchemaCosts(estimateCounter, "estimate", DEFAULT_MODEL);
+      const costs = await measureSchemaCosts(scaledEstimateCounter, "estimate", DEFAULT_MODEL);
       const top = costs.tools.reduce((a, b) => (b.marginal > a.marginal ? b : a));
       const parts = costs.parts.find((p) => p.name === top.name)!;
       return [top.name, parts.description.tokens >= parts.input_schema.tokens ? "description" : "input_schema"];
