@@ -154,13 +154,13 @@ describe("grep: output", () => {
     );
   });
 
-  it("keeps a lone CR inside a line, and drops the CR of a CRLF line end", async () => {
+  it("shows a lone CR inside a line escaped, as read_file does, and drops the CR of a CRLF line end", async () => {
     const dir = tree({
       "a.txt": "header\rtoken = NEEDLE\n",
       "b.txt": { content: "one NEEDLE\r\ntwo\r\n", mtime: 1_000 },
     });
     expect((await call(dir, "grep", { pattern: "NEEDLE" })).content).toBe(
-      "a.txt:1:header\rtoken = NEEDLE\nb.txt:1:one NEEDLE",
+      "a.txt:1:header\\rtoken = NEEDLE\nb.txt:1:one NEEDLE",
     );
   });
 
@@ -367,7 +367,8 @@ describe("grep: very long lines and big files", () => {
       `bytes.txt:1:MARK \uFFFD${"y".repeat(MAX_MATCH_CHARS - 6)}${marker}`,
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
-      `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,
+      // escaped first, as read_file does, then clipped: 48 whole escapes and the start of the next
+      `ctrl.txt:1:${`MARK ${"\\x01".repeat(100)}`.slice(0, MAX_MATCH_CHARS)}${marker}`,
     );
   });
 
@@ -413,5 +414,18 @@ describe("grep: rg's memory", () => {
       isError: true,
       content: `Error: rg used more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
     });
+  });
+});
+
+describe("grep: control characters in lines", () => {
+  it("escapes a hit line's ESC, BEL and C1 controls exactly as read_file escapes the same line", async () => {
+    const line = "title \x1b]0;pwned\x07 red \x1b[31mX\x9b2J\tend";
+    const root = tree({ "a.txt": `${line}\n` });
+    const grepped = await call(root, "grep", { pattern: "title" });
+    const read = await call(root, "read_file", { path: "a.txt" });
+    expect(grepped.content).not.toMatch(/[\x1b\x07\x9b]/);
+    const shown = read.content.split("\n")[0].replace(/^\s*1\t/, "");
+    expect(grepped.content).toBe(`a.txt:1:${shown}`);
+    expect(shown).toBe("title \\x1b]0;pwned\\x07 red \\x1b[31mX\\x9b2J\tend");
   });
 });

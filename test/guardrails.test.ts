@@ -823,3 +823,27 @@ describe("Ctrl-C reaches every tool", () => {
     expect(result).toEqual({ content: `Error: ${name} was cancelled`, isError: true, summary: "error" });
   });
 });
+
+describe("what a file's lines hold reaches the model escaped, in grep as in read_file", () => {
+  const dir = makeTree({
+    "a.txt": "before \x1b[2J\nneedle \x1b]52;c;Y2xpcA==\x07 \x7f \x9b31m \u2028\nafter \x1b]8;;http://x\x07link\n",
+    "long.txt": `needle ${"\x1b[31m".repeat(200)}\n`,
+  });
+
+  it("hit and context lines: ESC, BEL, DEL, C1 and U+2028 as read_file shows them", async () => {
+    const { content } = await call(dir, "grep", { pattern: "needle", path: "a.txt", context: 1 });
+    expect(content).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028]/);
+    const read = (await call(dir, "read_file", { path: "a.txt" })).content.split("\n").slice(0, 3);
+    expect(content.split("\n")).toEqual(
+      read.map((line) =>
+        line.replace(/^\s*(\d)\t/, (_, n) => `a.txt${n === "2" ? ":" : "-"}${n}${n === "2" ? ":" : "-"}`),
+      ),
+    );
+  });
+
+  it("a long line of escapes: escaped, then clipped", async () => {
+    const { content } = await call(dir, "grep", { pattern: "needle", path: "long.txt" });
+    expect(content).not.toContain("\x1b");
+    expect(content).toMatch(/^long\.txt:1:needle (\\x1b\[31m)+.* … \[line clipped at 200 characters\]$/);
+  });
+});
