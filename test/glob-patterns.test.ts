@@ -6,7 +6,7 @@ import braces from "braces";
 import { describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { findNewestFiles } from "../src/tools/newest-first.js";
-import { braceExpansionSize } from "../src/tools/patterns.js";
+import { braceExpansionSize, MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, treeMaker } from "./helpers.js";
 
@@ -182,5 +182,28 @@ describe("a pattern naming a file literally finds it, whatever syntax its folder
     expect((await call(root, "glob", { pattern: "src/app/[nope]/page.tsx" })).content).toBe(
       'No files match "src/app/[nope]/page.tsx". [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".',
     );
+  });
+});
+
+describe("long patterns and escaped extglobs get their true reason", () => {
+  const root = tree({ "src/a.ts": "one\n" });
+
+  it(`refuses a pattern over ${MAX_PATTERN_CHARS} characters for its length, not as too many alternatives`, async () => {
+    const long = "a".repeat(MAX_PATTERN_CHARS + 1); // no braces at all
+    const expected = (arg: string) =>
+      `Error: ${arg} is 10,001 characters long, over the 10,000-character limit; use a shorter pattern`;
+    expect((await call(root, "glob", { pattern: long })).content).toBe(expected("pattern"));
+    expect((await call(root, "grep", { pattern: "one", include: long })).content).toBe(expected("include"));
+    expect((await call(root, "glob", { pattern: "a".repeat(MAX_PATTERN_CHARS) })).content).toMatch(/^No files match/);
+  });
+
+  it("an escaped extglob naming a symlinked folder is refused as a symlink, not as a backslash separator", async () => {
+    const linked = tree({ "real/a.txt": "x\n" });
+    fs.symlinkSync("real", path.join(linked, "@(x)"));
+    for (const pattern of ["\\@\\(x\\)/*", "\\@(x)/*", "@\\(x\\)/*"]) {
+      expect((await call(linked, "glob", { pattern })).content, pattern).toBe(
+        'Error: the folder in pattern "@(x)" goes through a symlink (it is "real"); glob does not follow symlinks, so write "real" in the pattern',
+      );
+    }
   });
 });

@@ -4,10 +4,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
+import { grep, MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
+import { MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
-import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { MAX_ECHO_CHARS, MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, mkdirDeep, TOO_DEEP, treeMaker } from "./helpers.js";
 
@@ -427,5 +428,25 @@ describe("grep: control characters in lines", () => {
     const shown = read.content.split("\n")[0].replace(/^\s*1\t/, "");
     expect(grepped.content).toBe(`a.txt:1:${shown}`);
     expect(shown).toBe("title \\x1b]0;pwned\\x07 red \\x1b[31mX\\x9b2J\tend");
+  });
+});
+
+describe("grep: long patterns", () => {
+  const root = tree({ "a.txt": "one\n" });
+
+  it(`refuses a pattern over ${MAX_PATTERN_CHARS} characters, named in the description, instead of failing to start rg`, async () => {
+    const { content, isError } = await call(root, "grep", { pattern: "x".repeat(200_000) });
+    expect(isError).toBe(true);
+    expect(content).toBe(
+      "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
+    );
+    expect(grep.description).toContain("pattern and include are at most 10,000 characters.");
+  });
+
+  it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {
+    const pattern = `${"y".repeat(MAX_PATTERN_CHARS - 1)}z`;
+    const { content } = await call(root, "grep", { pattern });
+    expect(content.length).toBeLessThan(400);
+    expect(content).toMatch(/^No matches for \/y+ … \[9,800 characters cut\] … y+z\/ in the workspace\.$/);
   });
 });

@@ -7,10 +7,20 @@ import { DENIED_GLOBS } from "../workspace/protected.js";
 import { escapePath } from "../escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern, MAX_PATTERN_CHARS, patternLengthProblem } from "./patterns.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import {
+  clipMiddle,
+  DEFAULT_DESIGN,
+  fail,
+  groupThousands,
+  MAX_ECHO_CHARS,
+  ok,
+  orderOf,
+  type Tool,
+  type ToolDesign,
+} from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -47,7 +57,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped.`,
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped. ` +
+      `pattern and include are at most ${groupThousands(MAX_PATTERN_CHARS)} characters.`,
     concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
@@ -79,6 +90,9 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
     async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
       if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
+      const tooLong = patternLengthProblem(pattern);
+      if (tooLong) return fail(tooLong);
+      const echoed = clipMiddle(pattern, MAX_ECHO_CHARS); // as results quote it back
       if (include !== undefined) {
         const problem = include.startsWith("!")
           ? `include "${include}" must name the files to search; excluding with "!" is not supported`
@@ -172,13 +186,13 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
       if (binary) {
         return ok(
-          `${shownRel} is a binary file that matches /${pattern}/; its lines are not shown`,
+          `${shownRel} is a binary file that matches /${echoed}/; its lines are not shown`,
           "binary file matches",
         );
       }
       const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
       if (lines.length === 0) {
-        return ok([`No matches for /${pattern}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
+        return ok([`No matches for /${echoed}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
       }
 
       const text = lines.map((line) => (line === "--" ? line : line.text));

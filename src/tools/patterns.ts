@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type FastGlob from "fast-glob";
+import { groupThousands } from "./tool.js";
 
 // CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
 const require = createRequire(import.meta.url);
@@ -15,6 +16,13 @@ export function fastGlob(): typeof FastGlob {
 /** Said when a pattern with "\" matches nothing: it escapes, it does not separate. */
 export const BACKSLASH_RULE =
   'In patterns "/" is the separator and "\\" escapes the next character ("sub\\*.md" is the one name "sub*.md").';
+
+/**
+ * Longest pattern (glob's pattern, grep's pattern and include), in characters. The braces library refuses
+ * longer input to expand (its own limit is the same), and one argument to rg may hold at most 128 KiB
+ * (Linux's MAX_ARG_STRLEN; a 200,000-character pattern failed with "spawn E2BIG").
+ */
+export const MAX_PATTERN_CHARS = 10_000;
 
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
@@ -34,6 +42,8 @@ const DOT_DOT_SEGMENT = /(^|[/\\{},(|])\.\.($|[/\\{},)|])/;
 export function checkPattern(pattern: string, argName = "pattern"): string | null {
   if (pattern === "") return `${argName} must not be empty`;
   if (pattern.includes("\0")) return `${argName} must not contain a NUL byte`;
+  const tooLong = patternLengthProblem(pattern, argName);
+  if (tooLong) return tooLong;
   // An absolute pattern is not echoed back: tool output never shows host paths.
   if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]|^\\\\/.test(pattern))
     return `${argName} must be relative to the workspace, not an absolute path`;
@@ -45,6 +55,12 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
   if ([pattern, ...expandedPatterns(pattern)].some((p) => DOT_DOT_SEGMENT.test(p)))
     return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
+}
+
+/** Why a pattern is too long to use, or null (checked before anything that grows with its length). */
+export function patternLengthProblem(pattern: string, argName = "pattern"): string | null {
+  if (pattern.length <= MAX_PATTERN_CHARS) return null;
+  return `${argName} is ${groupThousands(pattern.length)} characters long, over the ${groupThousands(MAX_PATTERN_CHARS)}-character limit; use a shorter pattern`;
 }
 
 /** The patterns fast-glob will match, its braces expanded ("{a,b}/*.ts" is "a/*.ts" and "b/*.ts"). */

@@ -14,6 +14,8 @@ export const MAX_RESULT_LINES = 100;
 export const MAX_RESULT_CHARS = 30_000;
 /** Each line of an error is clipped in the middle to this many characters, so an input it quotes stays short. */
 export const MAX_ERROR_LINE_CHARS = 400;
+/** An input a result quotes back (the pattern of "No matches for /…/") is clipped in the middle to this many characters. */
+export const MAX_ECHO_CHARS = 200;
 /** The sentence that states the budget in every tool's description. */
 export const BUDGET_NOTE = `A result is at most ${groupThousands(MAX_RESULT_CHARS)} characters.`;
 
