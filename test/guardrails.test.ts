@@ -624,6 +624,9 @@ describe("every glob match is checked where it really is, whatever the pattern l
     "+(z/secret.txt",
     "w{x}/secret.txt",
     "w\\{x\\}/secret.txt",
+    "\\@\\(y\\)/secret.txt", // escaped extglobs naming the link
+    "\\@(y)/*",
+    "x\\[1\\]/*",
     "**/secret.txt",
     "**/etc/*",
   ])("glob %j finds nothing outside", async (pattern) => {
@@ -845,5 +848,27 @@ describe("what a file's lines hold reaches the model escaped, in grep as in read
     const { content } = await call(dir, "grep", { pattern: "needle", path: "long.txt" });
     expect(content).not.toContain("\x1b");
     expect(content).toMatch(/^long\.txt:1:needle (\\x1b\[31m)+.* … \[line clipped at 200 characters\]$/);
+  });
+});
+
+describe("glob patterns whose matching cannot be stopped are refused before any name is matched", () => {
+  const dir = makeTree({ [`${"a".repeat(60)}`]: "x\n", [`src/${"a.".repeat(60)}`]: "x\n" });
+
+  it.each([
+    `${"?(a|aa)".repeat(21)}b`, // 2 min 32 s on one 60-character name
+    `**/${"?([a-z.-]|[a-z.-][a-z.-])".repeat(17)}Z`, // 34.9 s on Scout's own tree
+    `${"?(a|aa)".repeat(3)}${"@(a|aa)".repeat(2)}b`, // 3 × 3 × 3 × 2 × 2 = 108 ways
+    `src/*a*${"?(a.|a)".repeat(3)}`, // a wildcard pair and 27 ways
+    `${"(a|a.)".repeat(8)}`, // plain groups
+    `{a,b}${"?(a)".repeat(5)}`, // in each pattern the braces expand to
+    `@(a|${"b|".repeat(20)}c)`, // one group of 22 alternatives
+  ])("%s", async (pattern) => {
+    const { content, isError } = await call(dir, "glob", { pattern });
+    expect(isError).toBe(true);
+    expect(content).toMatch(/that can match a name in more than 16 ways/);
+  });
+
+  it.each(["@(a|?(b|c))", "?(a|@(b))x", "(a|(b))"])("%s: a group in a group", async (pattern) => {
+    expect((await call(dir, "glob", { pattern })).content).toMatch(/has a group inside a group/);
   });
 });
