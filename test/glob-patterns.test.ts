@@ -144,7 +144,7 @@ describe("wildcards that would backtrack for minutes are refused", () => {
     const aborted = new AbortController();
     aborted.abort();
     const cancelled = await findNewestFiles(workspace, ".", "**/*", { signal: aborted.signal });
-    expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled" });
+    expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled", cappedFolders: 0 });
     const result = await runTool("glob", { pattern: "**/*" }, { workspace, signal: aborted.signal });
     expect(result).toEqual({ content: "Error: glob was cancelled", isError: true, summary: "error" });
   });

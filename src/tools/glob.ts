@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
+import { MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob, MAX_PATTERN_CHARS } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
@@ -37,7 +38,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
       `Smart case: a pattern without upper-case letters ignores case. ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
-      `A pattern is at most ${groupThousands(MAX_PATTERN_CHARS)} characters. ` +
+      `A pattern is at most ${groupThousands(MAX_PATTERN_CHARS)} characters; at most the first ${groupThousands(MAX_FOLDER_ENTRIES)} entries of a folder are searched, for at most ${GLOB_TIMEOUT_MS / 1000} s. ` +
       `Use it to locate files by name; use grep to search their contents.`,
     concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
@@ -96,8 +97,13 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const echoed = clipMiddle(pattern, MAX_ECHO_CHARS); // as results quote it back
       if (found.stopped === "cancelled") return fail("glob was cancelled");
       const stoppedNote = `(glob stopped after ${GLOB_TIMEOUT_MS / 1000} s, so the list may be incomplete; use a narrower pattern or path)`;
+      const cappedNote = found.cappedFolders
+        ? `(${found.cappedFolders} folder${found.cappedFolders === 1 ? "" : "s"} held more than ${groupThousands(MAX_FOLDER_ENTRIES)} entries; only the first ${groupThousands(MAX_FOLDER_ENTRIES)} of each were searched, so the list may be incomplete; use a narrower path)`
+        : undefined;
       if (found.total === 0) {
         if (found.stopped) return ok(`No files match "${echoed}"${where} so far.\n${stoppedNote}`, "stopped");
+        if (cappedNote)
+          return ok(`No files match "${echoed}"${where} among the entries read.\n${cappedNote}`, "no files");
         const escapeHint = SYNTAX_IN_NAMES.test(pattern)
           ? ` [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".`
           : "";
@@ -112,6 +118,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,
         );
       }
+      if (cappedNote) lines.push(cappedNote);
       if (found.stopped) lines.push(stoppedNote);
       const summary = `${found.total} file${found.total === 1 ? "" : "s"}`;
       return ok(lines.join("\n"), summary);
