@@ -4,7 +4,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { grep, MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
+import {
+  grep,
+  MAX_CONTEXT,
+  MAX_MATCH_CHARS,
+  MAX_SEARCH_FILE_BYTES,
+  RG_TIMEOUT_MS,
+  rgArguments,
+} from "../src/tools/grep.js";
 import { MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
@@ -413,7 +420,7 @@ describe("grep: rg's memory", () => {
     const root = tree({ "dense.txt": `${"a".repeat(24_000_000)}\n` });
     expect(await call(root, "grep", { pattern: "a" })).toMatchObject({
       isError: true,
-      content: `Error: rg used more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+      content: `Error: rg needed more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB of memory for this search and was stopped, even with files over 32 MiB skipped: too much to search at once (a very large tree, or lines with very many matches); narrow the path or include, or the pattern`,
     });
   });
 });
@@ -448,5 +455,30 @@ describe("grep: long patterns", () => {
     const { content } = await call(root, "grep", { pattern });
     expect(content.length).toBeLessThan(400);
     expect(content).toMatch(/^No matches for \/y+ … \[9,800 characters cut\] … y+z\/ in the workspace\.$/);
+  });
+});
+
+describe("grep: an include cannot make rg enter a folder Scout hides", () => {
+  // Each case took rg to its 10 s deadline: the include named the hidden folder, rg entered it, and opened its
+  // .gitignore, a FIFO or /dev/zero; the real hit was lost.
+  it.each([
+    ["{vendor,*.c}", "vendor", "fifo"],
+    ["{vendor,*.c}", "vendor", "/dev/zero"],
+    ["{node_modules,x,*.c}", "node_modules", "fifo"],
+    ["{node_modules,x,*.c}", "node_modules", "/dev/zero"],
+  ])("include %s with %s/.gitignore a %s", async (include, folder, kind) => {
+    const dir = tree({ ".gitignore": "vendor/\n", "src/a.c": "needle\n", [`${folder}/b.c`]: "needle\n" });
+    const gitignore = path.join(dir, folder, ".gitignore");
+    if (kind === "fifo") execFileSync("mkfifo", [gitignore]);
+    else fs.symlinkSync(kind, gitignore);
+    const { content, isError } = await call(dir, "grep", { pattern: "needle", include });
+    expect(isError, content).toBe(false);
+    expect(content.split("\n")[0]).toBe("src/a.c:1:needle");
+    expect(content).not.toContain(`${folder}/b.c`);
+  });
+
+  it("puts the include before the exclusions, where the last matching glob wins", () => {
+    const args = rgArguments("x", "{node_modules,*.c}", 0, ".", 100, false);
+    expect(args.indexOf("--glob={node_modules,*.c}")).toBeLessThan(args.indexOf("--glob=!node_modules/"));
   });
 });

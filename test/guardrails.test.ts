@@ -2,6 +2,7 @@
 // adversarial suite tries every way out of the workspace and at protected
 // files. Every outside or protected file holds a unique secret; no output
 // (content or summary) may contain one, nor the host path of the workspace.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -870,5 +871,23 @@ describe("glob patterns whose matching cannot be stopped are refused before any 
 
   it.each(["@(a|?(b|c))", "?(a|@(b))x", "(a|(b))"])("%s: a group in a group", async (pattern) => {
     expect((await call(dir, "glob", { pattern })).content).toMatch(/has a group inside a group/);
+  });
+});
+
+describe("an include cannot send rg into a folder Scout hides, to block on its .gitignore", () => {
+  it.each([
+    ["{vendor/**,*.c}", "vendor"], // a path glob naming the ignored folder
+    ["{build,*.c}", "build"],
+    ["{.git,*.c}", ".git"],
+    ["{node_modules/**,*.c}", "node_modules"],
+    ["{.ssh,*.c}", ".ssh"], // a protected folder
+    ["*", "vendor"], // matches every name, folders too
+  ])("include %s, %s/.gitignore a FIFO", async (include, folder) => {
+    const dir = makeTree({ ".gitignore": "vendor/\nbuild/\n", "a.c": "needle\n", [`${folder}/b.c`]: "needle\n" });
+    execFileSync("mkfifo", [path.join(dir, folder, ".gitignore")]);
+    const { content, isError } = await call(dir, "grep", { pattern: "needle", include });
+    expect(isError, content).toBe(false);
+    expect(content.split("\n")[0]).toBe("a.c:1:needle");
+    expect(content).not.toContain(`${folder}/b.c`);
   });
 });

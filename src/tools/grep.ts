@@ -136,7 +136,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
             binary = !target.isDirectory;
           },
         });
-      const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, run); // rg reads the ignore files Scout reads
+      // rg reads the ignore files Scout reads (in every folder an include could make it enter)
+      const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, { ...run, entersIgnored: !!include });
       const search = async (skipBigFiles: boolean) => {
         const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles)];
         const output = new NewestFirstLines(context > 0, cap);
@@ -169,8 +170,11 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
       if (result.tooMuchMemory) {
+        // What is known: how much rg held, and whether big files were already skipped; not which file did it.
+        const without = skippedBig ? `, even with files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} skipped` : "";
         return fail(
-          `rg used more than ${mebibytes(MAX_RG_MEMORY_BYTES)} and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+          `rg needed more than ${mebibytes(MAX_RG_MEMORY_BYTES)} of memory for this search and was stopped${without}: ` +
+            "too much to search at once (a very large tree, or lines with very many matches); narrow the path or include, or the pattern",
         );
       }
       if (result.timedOut) {
@@ -235,10 +239,12 @@ export function rgArguments(
     ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,
+    // The include first: of rg's globs the last that matches wins, so the exclusions after it stay excluded
+    // ("{node_modules,*.c}" re-included node_modules). rg applies every --iglob after every --glob.
+    ...(include ? [`--glob=${include}`] : []),
     // Protected names in any case, noise folders exactly as isVisible matches them.
     ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
     ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
-    ...(include ? [`--glob=${include}`] : []),
     ...(context > 0 ? [`--context=${context}`] : []),
     `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
     "--",
