@@ -1,7 +1,7 @@
 // glob: find files by name pattern with fast-glob, newest first.
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "../escape.js";
+import { escapeListed, escapePath } from "../escape.js";
 import { MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob, MAX_PATTERN_CHARS } from "./patterns.js";
@@ -112,7 +112,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return ok(`No files match "${echoed}"${where}.${escapeHint}${note}`, "no files");
       }
 
-      const lines = found.newest.map((file) => escapePath(file.rel));
+      const lines = found.newest.map((file) => escapeListed(file.rel));
       if (found.total > lines.length) {
         lines.push(
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,

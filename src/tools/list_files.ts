@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openCheckedFolder } from "../workspace/opened.js";
-import { UNNAMABLE } from "../workspace/workspace.js";
-import { escapePath } from "../escape.js";
+import { isNamedAsShown, UNNAMABLE } from "../workspace/workspace.js";
+import { escapeListed, escapePath } from "../escape.js";
 import { type EntriesRead, forEachEntry, MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { insertNewest } from "./newest-first.js";
 import { resolveSearchRoot } from "./search-path.js";
@@ -58,7 +58,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       let read: EntriesRead;
       try {
         read = await forEachEntry(folder.listPath, { signal, deadline: Date.now() + LIST_TIMEOUT_MS }, (dirent) => {
-          if (dirent.name.includes(UNNAMABLE)) {
+          if (dirent.name.includes(UNNAMABLE) && !isNamedAsShown(path.join(abs, dirent.name))) {
             unnamable++; // glob and grep cannot show it either, and read_file could not be given its name
             return;
           }
@@ -80,7 +80,8 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           }
           const suffix = dirent.isDirectory() ? "/" : dirent.isSymbolicLink() ? "@" : "";
           shown++;
-          insertNewest(newest, { rel: dirent.name + suffix, mtimeNs }, cap);
+          // Escaped before the mark is added: a file named "link@" must not read as the symlink "link".
+          insertNewest(newest, { rel: escapeListed(dirent.name) + suffix, mtimeNs }, cap);
         });
       } catch {
         return fail(`${escapePath(rel)} could not be read; it was not listed`);
@@ -89,7 +90,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       if (read.stopped === "cancelled") return fail("list_files was cancelled");
 
-      const lines = newest.map((entry) => escapePath(entry.rel));
+      const lines = newest.map((entry) => entry.rel);
       if (shown === 0)
         lines.push(
           `(${escapePath(rel)} has no visible entries${read.capped || read.stopped ? " among those read" : ""})`,

@@ -18,9 +18,20 @@ export const MAX_PATH_SEGMENTS = 256;
 
 /**
  * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name shows, but cannot be
- * named back, so every tool hides it (list_files counts it) and no path may hold it.
+ * named back, so every tool hides it (list_files counts it) and no path may hold it. A valid UTF-8 name may
+ * hold U+FFFD itself: that one is found under the name shown (isNamedAsShown), and is a name like any other.
  */
 export const UNNAMABLE = "\uFFFD";
+
+/** Whether a path with U+FFFD in it names a file: the name's own character, not bytes that did not decode. */
+export function isNamedAsShown(abs: string): boolean {
+  try {
+    fs.lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Resolved = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
@@ -79,7 +90,7 @@ export class Workspace {
   resolveInWorkspace(input: string, argName = "path"): Resolved {
     if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
-    if (input.includes(UNNAMABLE))
+    if (input.includes(UNNAMABLE) && (input.length > MAX_PATH_CHARS || !isNamedAsShown(path.resolve(this.root, input))))
       return {
         ok: false,
         error: `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
@@ -143,7 +154,8 @@ export class Workspace {
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
-    if (name.includes(UNNAMABLE)) return false; // not valid UTF-8: shown, it could not be named back
+    // not valid UTF-8: shown, it could not be named back
+    if (name.includes(UNNAMABLE) && !isNamedAsShown(path.join(this.root, relPath))) return false;
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     return !this.ignoreRules.isIgnored(relPath, parent, isDir);
