@@ -447,7 +447,7 @@ describe("grep: long patterns", () => {
     expect(content).toBe(
       "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
     );
-    expect(grep.description).toContain("pattern and include are at most 10,000 characters.");
+    expect(grep.description).toContain("pattern and include up to 10,000 characters.");
   });
 
   it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {

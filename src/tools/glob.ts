@@ -38,7 +38,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
       `Smart case: a pattern without upper-case letters ignores case. ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
-      `A pattern is at most ${groupThousands(MAX_PATTERN_CHARS)} characters; at most the first ${groupThousands(MAX_FOLDER_ENTRIES)} entries of a folder are searched, for at most ${GLOB_TIMEOUT_MS / 1000} s. ` +
+      `Pattern up to ${groupThousands(MAX_PATTERN_CHARS)} characters; reads ${groupThousands(MAX_FOLDER_ENTRIES)} entries a folder and ${GLOB_TIMEOUT_MS / 1000} s at most. ` +
       `Use it to locate files by name; use grep to search their contents.`,
     concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];

@@ -23,8 +23,8 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
     full:
       `List one directory level: files, and directories ending in "/" (symlinks end in "@" and are not followed). ` +
       `Sorted ${design.sort === "mtime" ? "by modification time, newest first" : "by name"}, at most ${cap} entries; ` +
-      `ignored (.gitignore, .ignore, node_modules) and protected entries are hidden and counted; ` +
-      `at most the first ${groupThousands(MAX_FOLDER_ENTRIES)} entries of a folder are read, for at most ${LIST_TIMEOUT_MS / 1000} s.`,
+      `ignored (.gitignore, .ignore, node_modules) and protected entries are hidden and counted. ` +
+      `Reads ${groupThousands(MAX_FOLDER_ENTRIES)} entries and ${LIST_TIMEOUT_MS / 1000} s at most.`,
     concise: `List one directory (folders end in "/"), ${orderOf(design)}, at most ${cap} entries.`,
   }[design.descriptions];
   return {
