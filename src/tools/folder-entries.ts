@@ -1,6 +1,7 @@
 // Reads a folder's entries a few at a time, up to a cap, until a deadline or Ctrl-C: a folder of a million
 // entries costs list_files and glob bounded time and memory, and never holds the thread for long.
 import fs from "node:fs";
+import type { Workspace } from "../workspace/workspace.js";
 
 /**
  * Most entries read from one folder. A million took list_files 32 s (and 366 MB) and glob 51 s (1.3 GB), all of
@@ -48,4 +49,37 @@ export async function forEachEntry(
   } finally {
     await folder.close().catch(() => {}); // already closed when read to the end
   }
+}
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;
+
+/**
+ * fs.readdir, less the folders the workspace hides (fast-glob always asks
+ * for Dirents). Files are checked after matching: most do not match. Each
+ * folder is streamed (forEachEntry), so one of a million entries is read
+ * only up to MAX_FOLDER_ENTRIES, and not past the deadline or a Ctrl-C.
+ */
+export function withoutHiddenFolders(
+  workspace: Workspace,
+  stop: EntriesStop,
+  onRead: (read: EntriesRead) => void,
+): typeof fs.readdir {
+  const readdir = (dir: string, _options: { withFileTypes: true }, callback: ReaddirCallback) => {
+    const entries: fs.Dirent[] = [];
+    forEachEntry(dir, stop, (entry) => entries.push(entry)).then(
+      (read) => {
+        onRead(read);
+        const relDir = workspace.toRelative(dir);
+        // Before the checks below, which read this folder's ignore files; only a whole listing says one is absent.
+        if (!read.capped && !read.stopped) workspace.noteListing(relDir, entries);
+        const prefix = relDir === "." ? "" : `${relDir}/`;
+        callback(
+          null,
+          entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)),
+        );
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+  return readdir as typeof fs.readdir;
 }

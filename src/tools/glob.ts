@@ -6,17 +6,7 @@ import { MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob, MAX_PATTERN_CHARS } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
-import {
-  clipMiddle,
-  DEFAULT_DESIGN,
-  fail,
-  groupThousands,
-  MAX_ECHO_CHARS,
-  ok,
-  orderOf,
-  type Tool,
-  type ToolDesign,
-} from "./tool.js";
+import { clipEcho, DEFAULT_DESIGN, fail, groupThousands, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
 /** A glob call stops after this long, as grep's rg does, and says so. */
 export const GLOB_TIMEOUT_MS = 10_000;
@@ -94,7 +84,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return ` ${BACKSLASH_RULE}${hint}`;
       };
       const where = resolved.rel === "." ? "" : ` in ${escapePath(resolved.rel)}`;
-      const echoed = clipMiddle(pattern, MAX_ECHO_CHARS); // as results quote it back
+      const echoed = clipEcho(pattern); // as results quote it back
       if (found.stopped === "cancelled") return fail("glob was cancelled");
       const stoppedNote = `(glob stopped after ${GLOB_TIMEOUT_MS / 1000} s, so the list may be incomplete; use a narrower pattern or path)`;
       const cappedNote = found.cappedFolders

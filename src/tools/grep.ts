@@ -10,17 +10,7 @@ import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js
 import { BACKSLASH_RULE, checkPattern, MAX_PATTERN_CHARS, patternLengthProblem } from "./patterns.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import {
-  clipMiddle,
-  DEFAULT_DESIGN,
-  fail,
-  groupThousands,
-  MAX_ECHO_CHARS,
-  ok,
-  orderOf,
-  type Tool,
-  type ToolDesign,
-} from "./tool.js";
+import { clipEcho, DEFAULT_DESIGN, fail, groupThousands, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -92,7 +82,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
       const tooLong = patternLengthProblem(pattern);
       if (tooLong) return fail(tooLong);
-      const echoed = clipMiddle(pattern, MAX_ECHO_CHARS); // as results quote it back
+      const echoed = clipEcho(pattern); // as results quote it back
       if (include !== undefined) {
         const problem = include.startsWith("!")
           ? `include "${include}" must name the files to search; excluding with "!" is not supported`

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Workspace } from "../workspace/workspace.js";
 import type FastGlob from "fast-glob";
-import { type EntriesRead, type EntriesStop, forEachEntry } from "./folder-entries.js";
+import { withoutHiddenFolders } from "./folder-entries.js";
 import { fastGlob } from "./patterns.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
 
@@ -228,39 +228,6 @@ const UNTIDY = /(^|\/)\.\/|\/\/|\/$/;
 function mayRepeat(pattern: string, options: FastGlob.Options): boolean {
   const tasks = fastGlob().generateTasks(pattern, options);
   return !(tasks.length === 1 && tasks[0].dynamic);
-}
-
-type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;
-
-/**
- * fs.readdir, less the folders the workspace hides (fast-glob always asks
- * for Dirents). Files are checked after matching: most do not match. Each
- * folder is streamed (forEachEntry), so one of a million entries is read
- * only up to MAX_FOLDER_ENTRIES, and not past the deadline or a Ctrl-C.
- */
-function withoutHiddenFolders(
-  workspace: Workspace,
-  stop: EntriesStop,
-  onRead: (read: EntriesRead) => void,
-): typeof fs.readdir {
-  const readdir = (dir: string, _options: { withFileTypes: true }, callback: ReaddirCallback) => {
-    const entries: fs.Dirent[] = [];
-    forEachEntry(dir, stop, (entry) => entries.push(entry)).then(
-      (read) => {
-        onRead(read);
-        const relDir = workspace.toRelative(dir);
-        // Before the checks below, which read this folder's ignore files; only a whole listing says one is absent.
-        if (!read.capped && !read.stopped) workspace.noteListing(relDir, entries);
-        const prefix = relDir === "." ? "" : `${relDir}/`;
-        callback(
-          null,
-          entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)),
-        );
-      },
-      (error: NodeJS.ErrnoException) => callback(error, []),
-    );
-  };
-  return readdir as typeof fs.readdir;
 }
 
 /** Newest first, ties by path; the list never holds more than `cap` files. */

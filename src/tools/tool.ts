@@ -110,6 +110,11 @@ export function clipLine(line: string, max: number, cut = false): string {
   return `${line.slice(0, end)} … [line clipped at ${max} characters]`;
 }
 
+/** An input as a result quotes it back ("No matches for /…/"): clipped in the middle to MAX_ECHO_CHARS. */
+export function clipEcho(input: string): string {
+  return clipMiddle(input, MAX_ECHO_CHARS);
+}
+
 /** Clips text in the middle to about `max` characters, keeping both ends: the start of an input and the words after it. */
 export function clipMiddle(text: string, max: number): string {
   if (text.length <= max) return text;

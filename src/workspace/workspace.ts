@@ -17,19 +17,17 @@ export const MAX_PATH_CHARS = 4096;
 export const MAX_PATH_SEGMENTS = 256;
 
 /**
- * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name shows, but cannot be
- * named back, so every tool hides it (list_files counts it) and no path may hold it. A valid UTF-8 name may
- * hold U+FFFD itself: that one is found under the name shown (isNamedAsShown), and is a name like any other.
+ * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name cannot be named back,
+ * so every tool hides it (list_files counts it) and no path holds it, unless U+FFFD is its own (isNamedAsShown).
  */
 export const UNNAMABLE = "\uFFFD";
 
 /** Whether a path with U+FFFD in it names a file: the name's own character, not bytes that did not decode. */
 export function isNamedAsShown(abs: string): boolean {
   try {
-    fs.lstatSync(abs);
-    return true;
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    return false;
+    return false; // ENOTDIR, ENAMETOOLONG: no such file either
   }
 }
 
@@ -154,8 +152,7 @@ export class Workspace {
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
-    // not valid UTF-8: shown, it could not be named back
-    if (name.includes(UNNAMABLE) && !isNamedAsShown(path.join(this.root, relPath))) return false;
+    if (name.includes(UNNAMABLE) && !isNamedAsShown(path.join(this.root, relPath))) return false; // not UTF-8
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     return !this.ignoreRules.isIgnored(relPath, parent, isDir);
