@@ -6,7 +6,17 @@ import { MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob, MAX_PATTERN_CHARS } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
-import { clipEcho, DEFAULT_DESIGN, fail, groupThousands, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import {
+  clipEcho,
+  DEFAULT_DESIGN,
+  fail,
+  groupThousands,
+  ok,
+  orderOf,
+  SMART_CASE,
+  type Tool,
+  type ToolDesign,
+} from "./tool.js";
 
 /** A glob call stops after this long, as grep's rg does, and says so. */
 export const GLOB_TIMEOUT_MS = 10_000;
@@ -26,7 +36,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Find files (not directories) whose path matches a glob pattern, e.g. "**/*.ts" or "src/**/test_*.py". ` +
       `Results are sorted ${design.sort === "mtime" ? "by modification time, newest first" : "by path"}, at most ${cap}; ` +
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
-      `Smart case: a pattern without upper-case letters ignores case. ` +
+      `${SMART_CASE} ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
       `Pattern up to ${groupThousands(MAX_PATTERN_CHARS)} characters; reads ${groupThousands(MAX_FOLDER_ENTRIES)} entries a folder and ${GLOB_TIMEOUT_MS / 1000} s at most. ` +
       `Use it to locate files by name; use grep to search their contents.`,
@@ -35,6 +45,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "glob",
     description,
+    askForLess: "a narrower pattern or path",
     input_schema: {
       type: "object",
       properties: {

@@ -7,10 +7,11 @@ import { DENIED_GLOBS } from "../workspace/protected.js";
 import { escapePath } from "../escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern, MAX_PATTERN_CHARS, patternLengthProblem } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern, PATTERN_LENGTH_LIMIT, patternLengthProblem } from "./patterns.js";
+import { explainRgError, ONE_LINE_NOTE, spansLines, trailingBackslashProblem } from "./rg-errors.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import { clipEcho, DEFAULT_DESIGN, fail, groupThousands, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import { clipEcho, DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -44,20 +45,21 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   const { cap } = design;
   const description = {
     full:
-      `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
+      `Search file contents with ripgrep. pattern is a Rust regex; look-around and backreferences work too (rg then uses PCRE2). Escape regex characters such as "(" to match them literally. ` +
+      `${SMART_CASE} ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped. ` +
-      `pattern and include up to ${groupThousands(MAX_PATTERN_CHARS)} characters.`,
-    concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped; pattern and include up to ${PATTERN_LENGTH_LIMIT}.`,
+    concise: `Search file contents (Rust regex, smart case); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
     name: "grep",
     description,
+    askForLess: "a narrower pattern, path or include, or less context",
     input_schema: {
       type: "object",
       properties: {
-        pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "(?i)todo"' },
+        pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "TODO|FIXME"' },
         path: {
           type: "string",
           description: 'file or directory to search, relative to the workspace root (default ".")',
@@ -80,8 +82,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
     async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
       if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
-      const tooLong = patternLengthProblem(pattern);
-      if (tooLong) return fail(tooLong);
+      const refused = patternLengthProblem(pattern) ?? trailingBackslashProblem(pattern);
+      if (refused) return fail(refused);
       const echoed = clipEcho(pattern); // as results quote it back
       if (include !== undefined) {
         const problem = include.startsWith("!")
@@ -126,7 +128,6 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
             binary = !target.isDirectory;
           },
         });
-      // rg reads the ignore files Scout reads (in every folder an include could make it enter)
       const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, { ...run, entersIgnored: !!include });
       const search = async (skipBigFiles: boolean) => {
         const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles)];
@@ -160,7 +161,6 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
       if (result.tooMuchMemory) {
-        // What is known: how much rg held, and whether big files were already skipped; not which file did it.
         const without = skippedBig ? `, even with files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} skipped` : "";
         return fail(
           `rg needed more than ${mebibytes(MAX_RG_MEMORY_BYTES)} of memory for this search and was stopped${without}: ` +
@@ -174,7 +174,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       // rg stopped before searching (its summary never came): a regex it cannot parse, say, explained with a caret.
       if (result.exitCode === 2 && !result.finished) {
-        return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
+        return fail(`rg could not search: ${explainRgError(workspace.redact(result.stderr))}`);
       }
       const unreadable = unreadableNote(result);
       if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
@@ -184,7 +184,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           "binary file matches",
         );
       }
-      const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
+      let note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
+      if (spansLines(pattern)) note += ` ${ONE_LINE_NOTE}`;
       if (lines.length === 0) {
         return ok([`No matches for /${echoed}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
       }
@@ -226,11 +227,12 @@ export function rgArguments(
     "--no-ignore-global",
     "--no-ignore-parent",
     "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
+    "--engine=auto", // PCRE2 only where the pattern needs it (look-around, backreferences)
+    "--smart-case", // the rule glob follows too (SMART_CASE)
     ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,
-    // The include first: of rg's globs the last that matches wins, so the exclusions after it stay excluded
-    // ("{node_modules,*.c}" re-included node_modules). rg applies every --iglob after every --glob.
+    // First: of rg's globs the last match wins, so the exclusions below stay excluded (every --iglob comes last).
     ...(include ? [`--glob=${include}`] : []),
     // Protected names in any case, noise folders exactly as isVisible matches them.
     ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),

@@ -1,8 +1,8 @@
 // list_files: one directory level, newest first.
 import fs from "node:fs";
 import path from "node:path";
-import { openCheckedFolder } from "../workspace/opened.js";
-import { isNamedAsShown, UNNAMABLE } from "../workspace/workspace.js";
+import { isNamedAsShown, openCheckedFolder, UNOPENABLE } from "../workspace/opened.js";
+import { UNNAMABLE } from "../workspace/workspace.js";
 import { escapeListed, escapePath } from "../escape.js";
 import { type EntriesRead, forEachEntry, MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { insertNewest } from "./newest-first.js";
@@ -30,6 +30,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "list_files",
     description,
+    askForLess: "a folder further down, or glob with a pattern",
     input_schema: {
       type: "object",
       properties: {
@@ -55,6 +56,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const folder = openCheckedFolder(abs);
       if (folder === "missing") return fail(`not found: ${escapePath(rel)}; use list_files to see what exists`);
       if (folder === "moved") return fail(`${escapePath(rel)} changed while it was being listed; it was not listed`);
+      if (typeof folder === "string") return fail(`${escapePath(rel)} ${UNOPENABLE[folder]}; it was not listed`);
       let read: EntriesRead;
       try {
         read = await forEachEntry(folder.listPath, { signal, deadline: Date.now() + LIST_TIMEOUT_MS }, (dirent) => {

@@ -23,6 +23,8 @@ export const BACKSLASH_RULE =
  * (Linux's MAX_ARG_STRLEN; a 200,000-character pattern failed with "spawn E2BIG").
  */
 export const MAX_PATTERN_CHARS = 10_000;
+/** MAX_PATTERN_CHARS as the descriptions state it. */
+export const PATTERN_LENGTH_LIMIT = `${groupThousands(MAX_PATTERN_CHARS)} characters`;
 
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
