@@ -89,3 +89,37 @@ describe("Ctrl-C between tool calls", () => {
     expect(history).toEqual([]);
   });
 });
+
+describe("Ctrl-C during a tool that holds the thread", () => {
+  it("is seen before the next tool in the same message starts: nothing runs after a cancel", async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    // The Ctrl-C arrives as an event while the tool still holds the thread (a timer, due before the tool returns),
+    // as a SIGINT or a key does while a synchronous tool runs: only the event loop can deliver it.
+    const blocking: Tool = {
+      name: "blocking",
+      description: "holds the thread",
+      input_schema: { type: "object", properties: {}, required: [], additionalProperties: false },
+      run: async () => {
+        ran.push("blocking");
+        setTimeout(() => controller.abort(), 0);
+        const until = Date.now() + 20;
+        while (Date.now() < until); // synchronous work: the timer is due before it ends
+        return ok("done");
+      },
+    };
+    const model = scriptedModel([
+      { content: [use("t1", "blocking", {}), use("t2", "blocking", {})], stop_reason: "tool_use" },
+    ]);
+    const history: MessageParam[] = [];
+    const turn = runTurn("q", history, {
+      model,
+      workspace: new Workspace(makeTree({ "a.txt": "a\n" })),
+      tools: [blocking],
+      signal: controller.signal,
+    });
+    await expect(turn).rejects.toThrow();
+    expect(ran).toEqual(["blocking"]);
+    expect(history).toEqual([]);
+  });
+});
