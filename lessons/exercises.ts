@@ -6,8 +6,7 @@
 // by Scout's tests". An answers exercise (lessons 0-9, 12, 13) judges a text file of
 // answers against truths computed live from Scout's code (lessons/graded/),
 // so a change that makes a lesson false makes its solution fail in npm test.
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Case } from "../test/cases/case.js";
 import { listFilesCases } from "../test/cases/list_files.js";
 import { loopCases } from "../test/cases/loop.js";
@@ -31,12 +30,10 @@ import { lesson12 } from "./graded/lesson-12.js";
 import { lesson13 } from "./graded/lesson-13.js";
 
 export { REPO_ROOT } from "./graded/live.js";
-/** Where tsc put this file's compiled twin when it runs compiled (lessons/run.mjs), or null when it runs as .ts. */
-export const COMPILED_ROOT = (() => {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith(".js") ? path.dirname(path.dirname(here)) : null;
-})(); /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
+/** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
+/** The lessons in the order the course takes them (lessons/README.md, "The path"): the board lists them so. */
+export const COURSE_ORDER = [0, 1, 10, 2, 3, 4, 5, 11, 7, 6, 9, 12, 13, 8, 14];
 
 export interface Exercise {
   name: string;
@@ -46,12 +43,17 @@ export interface Exercise {
   lesson: number;
   /** What the learner writes, in one line. */
   task: string;
-  /** The file the learner edits, and one solution (paths relative to the repository root). */
+  /** The file the learner edits (their working copy), the file it started as, and one solution (paths relative to the repository root). */
   file: string;
+  starter: string;
   solution: string;
-  /** Runs every case against the module at `file` (an absolute path); calls `report` after each. */
-  check(file: string, report: (result: CaseResult) => void): Promise<CaseResult[]>;
+  /** How many cases `check` runs. */
+  cases: number;
+  /** Runs every case against the module at `file` (an absolute path); calls `starting` before each and `report` after. */
+  check(file: string, report: Report, starting?: (name: string) => void): Promise<CaseResult[]>;
 }
+
+export type Report = (result: CaseResult) => void;
 
 export interface CaseResult {
   name: string;
@@ -61,9 +63,15 @@ export interface CaseResult {
 }
 
 /** Runs cases in order against one subject; a case that throws or takes too long fails. */
-async function runCases<S>(cases: Case<S>[], subject: S, report: (r: CaseResult) => void): Promise<CaseResult[]> {
+async function runCases<S>(
+  cases: Case<S>[],
+  subject: S,
+  report: Report,
+  starting: (name: string) => void = () => {},
+): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const testCase of cases) {
+    starting(testCase.name);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no result after ${CASE_TIMEOUT_MS / 1000} s`)), CASE_TIMEOUT_MS);
@@ -90,6 +98,11 @@ async function load<T>(file: string, exportName: string): Promise<T> {
   return module[exportName] as T;
 }
 
+/** An exercise's three files: the learner's working copy in lessons/build/, its starter, its solution. */
+function files(name: string): Pick<Exercise, "file" | "starter" | "solution"> {
+  return { file: `lessons/build/${name}`, starter: `lessons/starters/${name}`, solution: `lessons/solutions/${name}` };
+}
+
 export const exercises: Exercise[] = [
   ...answerExercises(),
   {
@@ -97,41 +110,42 @@ export const exercises: Exercise[] = [
     kind: "code",
     lesson: 8,
     task: "a fifth tool: outline, the definitions in one file, made from a design",
-    file: "lessons/build/outline.ts",
-    solution: "lessons/solutions/outline.ts",
-    check: async (file, report) => runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report),
+    ...files("outline.ts"),
+    cases: outlineCases.length,
+    check: async (file, report, starting) =>
+      runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report, starting),
   },
   {
     name: "loop",
     kind: "code",
     lesson: 10,
     task: "the agent loop: runTurn, as in src/agent.ts",
-    file: "lessons/build/loop.ts",
-    solution: "lessons/solutions/loop.ts",
-    check: async (file, report) => runCases(loopCases, await load(file, "runTurn"), report),
+    ...files("loop.ts"),
+    cases: loopCases.length,
+    check: async (file, report, starting) => runCases(loopCases, await load(file, "runTurn"), report, starting),
   },
   {
     name: "list_files",
     kind: "code",
     lesson: 11,
     task: "a tool: list_files, as in src/tools/list_files.ts",
-    file: "lessons/build/list_files.ts",
-    solution: "lessons/solutions/list_files.ts",
-    check: async (file, report) => runCases(listFilesCases, await load(file, "listFiles"), report),
+    ...files("list_files.ts"),
+    cases: listFilesCases.length,
+    check: async (file, report, starting) => runCases(listFilesCases, await load(file, "listFiles"), report, starting),
   },
   {
     name: "model",
     kind: "code",
     lesson: 11,
     task: "a model adapter: the Messages API over fetch, as src/models/claude.ts does with the SDK",
-    file: "lessons/build/model.ts",
-    solution: "lessons/solutions/model.ts",
-    check: async (file, report) => {
-      const makeModel = await load<typeof import("./build/model.js").makeModel>(file, "makeModel");
+    ...files("model.ts"),
+    cases: modelCases.length,
+    check: async (file, report, starting) => {
+      const makeModel = await load<typeof import("./solutions/model.js").makeModel>(file, "makeModel");
       const server = await startApiServer();
       try {
         const model = makeModel({ baseURL: server.url, apiKey: "test-key", name: "claude-test" });
-        return await runCases(modelCases, { model, server }, report);
+        return await runCases(modelCases, { model, server }, report, starting);
       } finally {
         await server.close();
       }
@@ -142,18 +156,20 @@ export const exercises: Exercise[] = [
     kind: "code",
     lesson: 13,
     task: "a permission rule: denyTools, a deny list enforced in code",
-    file: "lessons/build/permissions.ts",
-    solution: "lessons/solutions/permissions.ts",
-    check: async (file, report) => runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report),
+    ...files("permissions.ts"),
+    cases: permissionCases.length,
+    check: async (file, report, starting) =>
+      runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report, starting),
   },
   {
     name: "first-case",
     kind: "code",
     lesson: 14,
     task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
-    file: "lessons/build/first-case.ts",
-    solution: "lessons/solutions/first-case.ts",
-    check: async (file, report) => runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report),
+    ...files("first-case.ts"),
+    cases: firstCaseCases.length,
+    check: async (file, report, starting) =>
+      runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report, starting),
   },
 ];
 
@@ -168,9 +184,9 @@ function answerExercises(): Exercise[] {
       kind: "answers",
       lesson,
       task: `answers to lesson ${lesson}'s questions, one per line`,
-      file: `lessons/build/answers/${nn}.txt`,
-      solution: `lessons/solutions/answers/${nn}.txt`,
-      check: (file, report) => checkAnswers(questions, file, report),
+      ...files(`answers/${nn}.txt`),
+      cases: questions.length,
+      check: (file, report, starting) => checkAnswers(questions, file, report, starting),
     };
   });
 }

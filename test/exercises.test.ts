@@ -1,9 +1,10 @@
 // Every self-graded exercise is solvable and can fail: its solution passes every case, the file
-// a learner starts from does not, and Scout's own code passes the same cases.
-import { spawnSync } from "node:child_process";
+// a learner starts from (lessons/starters/) does not, and Scout's own code passes the same cases.
+// The learner's own folder, lessons/build/, is never judged here: it is theirs.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
 import { firstCaseCases } from "../lessons/graded/first-case.js";
 import { claudeModel } from "../src/models/claude.js";
@@ -28,7 +29,7 @@ describe("each exercise", { timeout: 60_000 }, () => {
       expect(await failures(exercise.solution, exercise)).toEqual([]);
     });
     it(`${exercise.name}: the file as shipped fails, so the check can fail`, async () => {
-      expect((await failures(exercise.file, exercise)).length).toBeGreaterThan(0);
+      expect((await failures(exercise.starter, exercise)).length).toBeGreaterThan(0);
     });
   }
 });
@@ -57,7 +58,7 @@ describe("the course's exercises", () => {
 describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, () => {
   const answers = exercises.filter((e) => e.kind === "answers");
   const questionsOf = async (exercise: (typeof exercises)[number]) =>
-    (await exercise.check(path.join(REPO_ROOT, exercise.file), () => {})).map((r) => r.name);
+    (await exercise.check(path.join(REPO_ROOT, exercise.starter), () => {})).map((r) => r.name);
 
   it("every lesson 0-9, 12 and 13 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
     expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]);
@@ -74,7 +75,7 @@ describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, 
       const asked = (await questionsOf(exercise)).map((name) =>
         name.replace(/^(\d+)\. (.)/, (_, n, c) => `${n}. ${c.toUpperCase()}`),
       );
-      for (const file of [exercise.file, exercise.solution]) {
+      for (const file of [exercise.starter, exercise.solution]) {
         const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
         expect(
           text.match(/^# \d+\. .*$/gm)?.map((line) => line.slice(2)),
@@ -172,37 +173,26 @@ describe("Scout's own code passes the exercises' cases", () => {
 });
 
 describe("npm run check", { timeout: 60_000 }, () => {
-  // What `npm run check` does (lessons/run.mjs), compiled once into a folder of this test's own.
-  let compiled = "";
-  beforeAll(() => {
-    // Inside the repository, as run.mjs does: the compiled check finds the repository by walking up.
-    fs.mkdirSync(path.join(REPO_ROOT, "node_modules/.cache"), { recursive: true });
-    compiled = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules/.cache/scout-check-test-"));
-    spawnSync(
-      process.execPath,
-      [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "lessons", "--outDir", compiled],
-      {
-        cwd: REPO_ROOT,
-      },
-    );
-  }, 120_000);
-  afterAll(() => fs.rmSync(compiled, { recursive: true, force: true }));
+  // What the learner types: npm runs lessons/run.mjs, which starts lessons/check.ts with the TypeScript hooks.
   const check = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(compiled, "lessons/check.js"), ...args], {
+    spawnSync(process.execPath, [path.join(REPO_ROOT, "lessons/run.mjs"), "check", ...args], {
       cwd: REPO_ROOT,
       encoding: "utf8",
       timeout: 60_000,
     });
 
   it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", () => {
-    const run = check("loop");
+    const run = check("loop", "lessons/starters/loop.ts");
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^loop \(lesson 10\): .*; checking lessons\/build\/loop\.ts\n/);
+    expect(run.stdout).toMatch(/^loop \(lesson 10\): .*; checking lessons\/starters\/loop\.ts\n/);
     expect(run.stdout).toContain("PASS  answers a question that needs no tool");
     expect(run.stdout).toMatch(
       /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
     );
-    expect(run.stdout).toMatch(/\n\d+ of 11 pass\. Stuck\? One solution: lessons\/solutions\/loop\.ts\n$/);
+    expect(run.stdout).toMatch(
+      /\n\d+ of \d+ pass\. Stuck\? Each hint says where to look; npm run check -- --solution loop\n$/,
+    );
+    expect(run.stdout, "the solution is named once the file passes, or when asked").not.toContain("solutions/");
   });
 
   it("checks another file when given one, and exits 0 when every case passes", () => {
@@ -212,13 +202,14 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
-    const lesson = check("11");
+    const lesson = check("11"); // the learner's working copies, whatever state they are in
     expect(lesson.stdout).toMatch(/^list_files \(lesson 11\)[\s\S]*\nmodel \(lesson 11\)/);
-    expect(lesson.status).toBe(1);
     expect(check("11", "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/^check: no exercise called "nope"\nUsage: npm run check -- NAME\|LESSON \[FILE\]/);
+    expect(unknown.stderr).toMatch(
+      /^check: no exercise called "nope"\nUsage: npm run check \[-- \[--watch\] NAME\|LESSON \[FILE\]/,
+    );
   });
 
   it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", () => {
@@ -233,7 +224,7 @@ describe("npm run check", { timeout: 60_000 }, () => {
     expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
     expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
     expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
-    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
+    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? .*--solution answers-00\n$/);
     fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
     const big = check("answers-00", file);
     expect(big.status).toBe(1);
@@ -245,7 +236,7 @@ describe("npm run check", { timeout: 60_000 }, () => {
     expect(answers.stdout).toMatch(/^answers-08 \(lesson 8\)[\s\S]*\n2 of 2 pass: done\.\n$/);
     expect(answers.status).toBe(0);
     const code = check("8", "lessons/solutions/outline.ts");
-    expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n7 of 7 pass: done\.\n$/);
+    expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
     expect(code.status).toBe(0);
   });
 
@@ -253,5 +244,132 @@ describe("npm run check", { timeout: 60_000 }, () => {
     const run = check("loop", "lessons/solutions/model.ts");
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("FAIL  lessons/solutions/model.ts could not be loaded: it does not export runTurn");
+  });
+
+  it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", () => {
+    const dir = makeTree(
+      {
+        "spin.ts": "export async function runTurn(): Promise<never> {\n  for (;;) {}\n}\n",
+        "grow.ts":
+          "export async function runTurn(): Promise<never> {\n  const kept: number[][] = [];\n  for (;;) kept.push(new Array(100_000).fill(1));\n}\n",
+        "quit.ts": "process.exit(0);\nexport async function runTurn() {}\n",
+      },
+      "scout-hostile-check-",
+    );
+    try {
+      const spin = check("loop", path.join(dir, "spin.ts"));
+      expect(spin.status).toBe(1);
+      expect(spin.stdout).toMatch(
+        /FAIL {2}answers a question that needs no tool.*\n {8}no result after \d+ s, and the code never gave the event loop back/,
+      );
+      expect(spin.stdout).toMatch(/\(12 more cases not run: the check was stopped\)\n0 of 13 pass\./);
+      const grow = check("loop", path.join(dir, "grow.ts"));
+      expect(grow.status).toBe(1);
+      expect(grow.stdout).toMatch(/\n {8}the process ran out of memory \(its heap limit is \d+ MB\)/);
+      expect(grow.stdout).toMatch(/\n0 of 13 pass\./);
+      const quit = check("loop", path.join(dir, "quit.ts"));
+      expect(quit.status).toBe(1);
+      expect(quit.stdout).toContain(
+        "could not be loaded: your code ended the check's process early, with exit status 0",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("refuses an answers file that is a FIFO or a link to /dev/zero, at once, without reading it", () => {
+    const dir = makeTree({}, "scout-answers-special-");
+    try {
+      spawnSync("mkfifo", [path.join(dir, "fifo.txt")]);
+      fs.symlinkSync("/dev/zero", path.join(dir, "zero.txt"));
+      for (const name of ["fifo.txt", "zero.txt"]) {
+        const run = check("answers-00", path.join(dir, name));
+        expect(run.status, name).toBe(1);
+        expect(run.stdout, name).toContain("could not be loaded: it is not a regular file");
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the solution when asked", () => {
+    const run = check("--solution", "list_files");
+    expect(run.stdout).toBe(
+      "One solution to list_files: lessons/solutions/list_files.ts (compare it with yours: there are others)\n",
+    );
+    expect(run.status).toBe(0);
+  });
+});
+
+describe("npm run check's board and watch mode, on a copy of the repository's lessons", { timeout: 120_000 }, () => {
+  /** A scratch repository: lessons/ and what it imports (src, test/cases, test/api-server.ts), node_modules linked. */
+  function scratchRepo(): string {
+    const root = makeTree({ "package.json": '{"name":"scout","type":"module"}\n' }, "scout-board-");
+    for (const dir of ["src", "lessons", "test"])
+      fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), {
+        recursive: true,
+        preserveTimestamps: true, // the sample project's order of results depends on them
+        verbatimSymlinks: true,
+        filter: (source) => source !== path.join(REPO_ROOT, "lessons/build"),
+      });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
+    fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+    return root;
+  }
+
+  it("with no argument, shows every exercise as not started, PASS or FAIL, lesson by lesson, and the next to do", () => {
+    const root = scratchRepo();
+    try {
+      const board = () =>
+        spawnSync(process.execPath, [path.join(root, "lessons/run.mjs"), "check"], { cwd: root, encoding: "utf8" });
+      const fresh = board();
+      expect(fresh.stdout).toMatch(
+        /^lesson 0\n {2}not started {7}answers-00\nlesson 1\n {2}not started {7}answers-01\nlesson 10\n {2}not started {7}loop\n/,
+      );
+      expect(fresh.stdout).toMatch(/\nNext: answers-00 \(lesson 0\): .*Run: npm run check -- answers-00\n$/);
+      expect(fresh.status).toBe(1);
+      fs.copyFileSync(
+        path.join(root, "lessons/solutions/answers/00.txt"),
+        path.join(root, "lessons/build/answers/00.txt"),
+      );
+      fs.writeFileSync(path.join(root, "lessons/build/loop.ts"), "export async function runTurn() {}\n");
+      const later = board();
+      expect(later.stdout).toMatch(/^lesson 0\n {2}PASS {14}answers-00\n/);
+      expect(later.stdout).toMatch(/\nlesson 10\n {2}FAIL {2}\(0 of 13\) {3}loop\n/);
+      expect(later.stdout).toMatch(/\nNext: answers-01 \(lesson 1\)/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("--watch NAME checks again each time the file is saved", async () => {
+    const root = scratchRepo();
+    const child = spawn(process.execPath, [path.join(root, "lessons/run.mjs"), "check", "--watch", "permissions"], {
+      cwd: root,
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    const waitFor = (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const poll = setInterval(() => {
+          if (pattern.test(output)) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 50);
+        child.on("exit", () => reject(new Error(`ended before ${pattern}: ${output}`)));
+      });
+    try {
+      await waitFor(/pass\. Stuck[^\n]*\nwatching lessons\/build\/permissions\.ts/);
+      fs.copyFileSync(
+        path.join(root, "lessons/solutions/permissions.ts"),
+        path.join(root, "lessons/build/permissions.ts"),
+      );
+      await waitFor(/pass: done\.[^\n]*\nwatching/);
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

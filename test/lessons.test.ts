@@ -205,6 +205,8 @@ beforeAll(() => {
   // The prepare step of npm install does this too; doing it here means the
   // test never depends on when or how the dependencies were installed.
   execFileSync(process.execPath, [path.join(LESSONS_DIR, "pin-mtimes.mjs")], { stdio: "inherit" });
+  // So is this: the learner's working copies in lessons/build/, which the lessons cite.
+  execFileSync(process.execPath, [path.join(LESSONS_DIR, "working-copies.mjs")], { stdio: "inherit" });
   if (!fs.existsSync(CLI)) throw new Error("dist/cli.js is missing: run npm run build first");
 });
 

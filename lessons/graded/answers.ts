@@ -44,13 +44,12 @@ export async function checkAnswers(
   questions: Question[],
   file: string,
   report: (result: CaseResult) => void,
+  starting: (name: string) => void = () => {},
 ): Promise<CaseResult[]> {
-  const size = fs.statSync(file).size;
-  if (size > MAX_ANSWERS_FILE_BYTES)
-    throw new Error(`it holds ${formatCount(size)} bytes; an answers file is a few lines`);
-  const answers = parseAnswers(fs.readFileSync(file, "utf8"));
+  const answers = parseAnswers(readAnswersFile(file));
   const results: CaseResult[] = [];
   for (const question of questions) {
+    starting(`${question.n}. ${question.ask}`);
     const answer = answers.get(question.n) ?? "";
     let failure: string | null;
     if (answer === "") failure = `no answer yet: write it after "${question.n}:"`;
@@ -61,6 +60,34 @@ export async function checkAnswers(
     report(result);
   }
   return results;
+}
+
+/**
+ * The text of an answers file, read only if it is a regular file of at most MAX_ANSWERS_FILE_BYTES:
+ * opened without blocking (a FIFO with no writer would wait forever), checked on the open file
+ * (a link to /dev/zero is a device, not a file), and never read past the cap.
+ */
+export function readAnswersFile(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile())
+      throw new Error("it is not a regular file (a FIFO, a device or a folder?): write your answers in a text file");
+    if (stat.size > MAX_ANSWERS_FILE_BYTES)
+      throw new Error(`it holds ${formatCount(stat.size)} bytes; an answers file is a few lines`);
+    const buffer = Buffer.alloc(MAX_ANSWERS_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_ANSWERS_FILE_BYTES)
+      throw new Error("it grew past the cap while it was read; an answers file is a few lines");
+    return buffer.toString("utf8", 0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -21,10 +21,14 @@ export async function runTurn(question: string, history: MessageParam[], options
   };
   history.push({ role: "user", content: question });
 
-  // TODO (step cap): before each model call, stop once turn.modelCalls reaches maxSteps.
+  // TODO (step cap): before each model call, stop once turn.modelCalls reaches maxSteps, with lesson 1's
+  // message: "(Stopped after N model calls without an answer. Ask again, more narrowly, or raise --max-steps.)".
   void maxSteps;
-  // TODO (events): call options.onStep with model_start, model, tool and turn events.
+  // TODO (events): call options.onStep with model_start, model, tool_start, tool and turn events.
   // TODO (rollback): if anything throws, cut the history back to where the turn began, then rethrow.
+  // TODO (Ctrl-C): signal?.throwIfAborted() before each tool call and after the last one.
+  // TODO (step-through): ask options.pause before each model call and each tool call; "skip" sends
+  // SKIPPED as the tool's result, "quit" throws new TurnQuit() (both from src/agent.ts).
 
   // 1. Ask the model, sending the system prompt, every tool's schema and the whole history.
   turn.modelCalls++;
