@@ -18,6 +18,10 @@ import { listFilesCases } from "./cases/list_files.js";
 import { modelCases } from "./cases/model.js";
 import type { MakeOutline } from "./cases/outline.js";
 import { type DenyTools, permissionCases } from "./cases/permissions.js";
+import { loopCases, type RunTurn } from "./cases/loop.js";
+import { outlineCases } from "./cases/outline.js";
+import { makeOutline as solutionOutline } from "../lessons/solutions/outline.js";
+import { runTurn } from "../src/agent.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
 
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
@@ -81,7 +85,8 @@ describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, 
           text.match(/^# \d+\. .*$/gm)?.map((line) => line.slice(2)),
           file,
         ).toEqual(asked);
-        expect(text.match(/^\d+:/gm), file).toEqual(asked.map((_, i) => `${i + 1}:`));
+        // Numbered as the lesson numbers its exercises (lesson 8's exercise 1 is code, so its questions are 2 and 3).
+        expect(text.match(/^\d+:/gm), file).toEqual(asked.map((name) => `${name.split(".")[0]}:`));
       }
     }
   });
@@ -150,8 +155,131 @@ describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
     expect(await failingCases(firstCaseCases, weak)).toEqual([
       "fails against an outline tool that shows every line of the file, numbered",
       "fails against an outline tool that shows the definitions without their line numbers",
+      "fails against an outline tool that numbers each definition one line too low (counting from 0)",
+      "fails against an outline tool that numbers the definitions 1, 2, 3 in order, not by their line",
       "fails against an outline tool that refuses every file",
     ]);
+  });
+
+  it("first-case: a case that checks the LINE: TEXT format but not the line number fails the check", async () => {
+    const formatOnly: Case<MakeOutline> = {
+      name: "outline shows def main as LINE: TEXT",
+      hint: "one definition, numbered",
+      run: async (makeOutline) => {
+        const tool = makeOutline();
+        const result = await withTree({ "a.py": "import os\n\ndef main():\n    pass\n" }, (root) =>
+          runTool(tool.name, { path: "a.py" }, { workspace: new Workspace(root) }, [tool]),
+        );
+        if (!/^\d+: def main\(\):$/.test(result.content)) throw new Error(`not LINE: TEXT: ${result.content}`);
+      },
+    };
+    expect(await failingCases(firstCaseCases, formatOnly)).toEqual([
+      "fails against an outline tool that numbers each definition one line too low (counting from 0)",
+      "fails against an outline tool that numbers the definitions 1, 2, 3 in order, not by their line",
+    ]);
+  });
+
+  it("permissions: a rule that denies only the first tool on its list fails a case", async () => {
+    const firstOnly: DenyTools = (set, denied) => set.map((t) => (t.name === denied[0] ? refuse(t) : t));
+    expect(await failingCases(permissionCases, firstOnly)).toEqual([
+      "every tool on the list is denied, wherever it stands on the list",
+    ]);
+  });
+
+  it("loop: a loop hard-coded to two passes, ignoring maxSteps, fails the step-cap case", async () => {
+    const twoPasses: RunTurn = (question, history, options) => runTurn(question, history, { ...options, maxSteps: 2 });
+    expect(await failingCases(loopCases, twoPasses)).toEqual([
+      "stops at the step cap (1, 2 or 3 calls) with lesson 1's message and a valid history",
+    ]);
+  });
+
+  it("list_files: ignore rules asked about bare names, or only .env and build hidden, fail; other footer wording passes", async () => {
+    /** Scout's list_files, with the workspace's isVisible replaced by `visible`. */
+    const withVisibility = (visible: (workspace: Workspace, rel: string, isDir: boolean) => boolean): Tool => ({
+      ...listFiles,
+      run: (args, context) => {
+        const workspace = Object.create(context.workspace) as Workspace;
+        workspace.isVisible = (rel: string, isDir = false) => visible(context.workspace, rel, isDir);
+        return listFiles.run(args, { ...context, workspace });
+      },
+    });
+    const bareNames = withVisibility((w, rel, isDir) => w.isVisible(path.posix.basename(rel), isDir));
+    const onlyEnvAndBuild = withVisibility((_, rel) => ![".env", "build"].includes(path.posix.basename(rel)));
+    const subfolderCase = "applies ignore rules to the path from the workspace root, in subfolders too";
+    expect(await failingCases(listFilesCases, bareNames)).toEqual([subfolderCase]);
+    expect(await failingCases(listFilesCases, onlyEnvAndBuild)).toEqual([subfolderCase]);
+    const otherWords: Tool = {
+      ...listFiles,
+      run: async (args, context) => {
+        const result = await listFiles.run(args, context);
+        const content = result.content
+          .replace(/^\((\d+) entries hidden by ignore rules or protection\)$/m, "($1 not shown: ignored or protected)")
+          .replace(/^\((.*) has no visible entries\)$/m, "(nothing to show in $1)")
+          .replace(/^\(showing (\d+) of (\d+) entries, .*\)$/m, "($1 shown, $2 in all: glob finds the rest)");
+        return { ...result, content };
+      },
+    };
+    expect(await failingCases(listFilesCases, otherWords)).toEqual([]);
+  });
+
+  it("outline: a tool that also lists constants, as lesson 14 describes, passes every case", async () => {
+    const withConstants: MakeOutline = (design) => {
+      const tool = solutionOutline(design);
+      return {
+        ...tool,
+        run: async (args, context) => {
+          const result = await tool.run(args, context);
+          if (args.path !== "app.ts" || result.isError) return result;
+          const lines = result.content.split("\n");
+          return { ...result, content: [...lines, "5: const n = 1;"].join("\n") };
+        },
+      };
+    };
+    expect(await failingCases(outlineCases, withConstants)).toEqual([]);
+  });
+});
+
+describe("the answer judges of lessons 2, 3 and 8 take a right answer in any right form, and only a right one", {
+  timeout: 60_000,
+}, () => {
+  async function failing(name: string, answers: string): Promise<string[]> {
+    const exercise = exercises.find((e) => e.name === name);
+    const dir = makeTree({ "answers.txt": answers }, "scout-judged-answers-");
+    try {
+      const results = await exercise!.check(path.join(dir, "answers.txt"), () => {});
+      return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const solution = (nn: string) => fs.readFileSync(path.join(REPO_ROOT, `lessons/solutions/answers/${nn}.txt`), "utf8");
+
+  it("a number question refuses an answer that hedges between two numbers", async () => {
+    const right = /^1: (\d+)/m.exec(solution("02"))![1];
+    expect(
+      await failing("answers-02", solution("02").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
+    ).toEqual(["1"]);
+  });
+
+  it("lesson 2, question 3: make_slug's body exactly (a limit) passes, and so does reading on to the end; one line short fails", async () => {
+    const withThree = (input: string) => solution("02").replace(/^3: .*$/m, `3: ${input}`);
+    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":5}'))).toEqual([]);
+    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13}'))).toEqual([]);
+    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":4}'))).toEqual([
+      "3",
+    ]);
+    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":12}'))).toEqual(["3"]);
+  });
+
+  it("lesson 3, question 1: a pattern that is not about TypeScript files fails, though web/ holds only one today", async () => {
+    const withOne = (input: string) => solution("03").replace(/^1: .*$/m, `1: ${input}`);
+    expect(await failing("answers-03", withOne('{"pattern":"**/*","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-03", withOne('{"pattern":"src/*.ts","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-03", withOne('{"pattern":"**/*.ts","path":"web"}'))).toEqual([]);
+  });
+
+  it("lesson 8: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
+    expect(await failing("answers-08", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
   });
 });
 

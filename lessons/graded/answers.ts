@@ -134,12 +134,14 @@ export function isText(truth: () => Promise<string>) {
   return async (answer: string) => (normal(answer) === normal(await truth()) ? null : `"${answer}" is not it`);
 }
 
-/** The answer is this number (the first number written; "1,200" is 1200). */
+/** The answer is this number, written once ("1,200" is 1200); an answer that hedges between two numbers ("3 (or 2)") is not one. */
 export function isNumber(truth: () => Promise<number>) {
   return async (answer: string) => {
-    const written = /-?\d[\d,]*(\.\d+)?/.exec(answer)?.[0];
-    if (written === undefined) return `"${answer}" holds no number`;
-    return Number(written.replace(/,/g, "")) === (await truth()) ? null : `${written} is not it`;
+    const written = [...answer.matchAll(/-?\d[\d,]*(\.\d+)?/g)].map((m) => m[0]);
+    if (written.length === 0) return `"${answer}" holds no number`;
+    const values = new Set(written.map((n) => Number(n.replace(/,/g, ""))));
+    if (values.size > 1) return `"${answer}" holds ${values.size} numbers: write one`;
+    return values.has(await truth()) ? null : `${written[0]} is not it`;
   };
 }
 

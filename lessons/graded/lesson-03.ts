@@ -21,9 +21,20 @@ export const lesson03: Question[] = [
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
       if (!("path" in input)) return 'it has no "path"';
-      const got = await tool("glob", input);
-      const want = await tool("glob", { pattern: "web/**/*.ts" });
-      return got.content === want.content ? null : `it finds other files: ${got.content.split("\n").length} lines`;
+      // In a copy whose web/ holds more than the sample's one .ts file, so a pattern has to be about TypeScript:
+      // a file of another kind, one a level deeper, one outside web/.
+      return inSampleCopy(async (root) => {
+        for (const extra of ["web/src/extra.js", "web/notes.md", "web/src/deep/more.ts", "cmd/outside.ts"]) {
+          fs.mkdirSync(path.dirname(path.join(root, extra)), { recursive: true });
+          fs.writeFileSync(path.join(root, extra), "export {};\n");
+        }
+        const got = await tool("glob", input, root);
+        const want = await tool("glob", { pattern: "web/**/*.ts" }, root);
+        if (got.isError) return `glob refused it: ${got.content}`;
+        return got.content === want.content
+          ? null
+          : `in a web/ with a .js file, a .md file and a .ts file one folder deeper, it finds other files: ${got.content.split("\n").join(", ")}`;
+      });
     },
   },
   {

@@ -14,7 +14,8 @@ function sourceFiles(dir: string): string[] {
 
 export const lesson08: Question[] = [
   {
-    n: 1,
+    // Numbered as the lesson numbers its exercises: exercise 1 is the outline tool, a code exercise.
+    n: 2,
     ask: "project 3: which files in src/ outside src/models/ import @anthropic-ai/sdk? (their paths, e.g. src/a.ts src/b/c.ts)",
     hint: "Search Scout's own code: from the repository root, npx scout -p … --cwd src, or grep -rl for the package name. Count type-only imports too.",
     judge: isList(async () =>
@@ -26,7 +27,7 @@ export const lesson08: Question[] = [
     ),
   },
   {
-    n: 2,
+    n: 3,
     ask: 'project 4: ask "what is in src/shortly/slugs.py?" in the sample project: which tool does the offline model call for it? (its name)',
     hint: "Read the [2] line and its result: is that the right tool for a file? An outline tool, taught to the offline model, would answer this question.",
     judge: isText(async () => (await ask("what is in src/shortly/slugs.py?")).calls[0]?.name ?? "(none)"),

@@ -5,7 +5,7 @@ import { grade, type LabQuestion } from "../../src/lab/questions.js";
 import { loadQuestionSet, QuestionSetError } from "../../src/lab/question-set.js";
 import { definitionTier } from "../../src/models/offline/definitions.js";
 import { jsonInput, type Question, stoppable } from "./answers.js";
-import { ask, inScratch, REPO_ROOT } from "./live.js";
+import { ask, firstCitation, inScratch, REPO_ROOT } from "./live.js";
 
 /** The SDK's sources, as lessons/questions/sdk-source.json asks about them. */
 const SDK_SET = path.join(REPO_ROOT, "lessons", "questions", "sdk-source.json");
@@ -73,9 +73,9 @@ export const lesson12: Question[] = [
       // One right line is enough: a right answer cites any one of them, so more lines only make failing harder.
       const unfair = question.expect.locations.map((location) => unfairLocation(location, names, root));
       if (unfair.every((why) => why !== null)) return unfair[0];
-      const turn = await ask(question.question, { root });
-      const verdict = grade(turn.result.text, question.expect);
-      return verdict.right ? `the offline model answers it right (it cites ${verdict.cited[0] ?? "nothing"})` : null;
+      // The answer's claim is the line it cites first: a wrong one stays wrong when a list after it holds the right one.
+      const claim = firstCitation((await ask(question.question, { root })).result.text);
+      return grade(claim, question.expect).right ? `the offline model answers it right (it cites ${claim} first)` : null;
     },
   },
   {

@@ -54,6 +54,22 @@ export const permissionCases: Case<DenyTools>[] = [
     },
   },
   {
+    name: "every tool on the list is denied, wherever it stands on the list",
+    hint: "Check each tool's name against the whole list (denied.includes(tool.name)), not against its first name.",
+    run: async (denyTools) => {
+      const guarded = denyTools(tools, ["list_files", "glob", "grep"]);
+      for (const [name, input] of [
+        ["list_files", {}],
+        ["glob", { pattern: "*.ts" }],
+        ["grep", { pattern: "main" }],
+      ] as const) {
+        const result = await call(guarded, name, input);
+        assert.equal(result.isError, true, `${name} ran: ${result.content}`);
+      }
+      assert.equal((await call(guarded, "read_file", { path: "README.md" })).isError, false, "read_file was refused");
+    },
+  },
+  {
     name: "a denied tool never runs",
     hint: "Check the name before calling the tool's own run: a refusal after it ran is too late for a tool that changes things.",
     run: async (denyTools) => {
