@@ -75,7 +75,9 @@ export const lesson12: Question[] = [
       if (unfair.every((why) => why !== null)) return unfair[0];
       // The answer's claim is the line it cites first: a wrong one stays wrong when a list after it holds the right one.
       const claim = firstCitation((await ask(question.question, { root })).result.text);
-      return grade(claim, question.expect).right ? `the offline model answers it right (it cites ${claim} first)` : null;
+      return grade(claim, question.expect).right
+        ? `the offline model answers it right (it cites ${claim} first)`
+        : null;
     },
   },
   {
