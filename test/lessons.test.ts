@@ -19,7 +19,8 @@
 // - commands run in bash (so quoting works as the learner types it), with the
 //   offline teaching model (no ANTHROPIC_* credentials), NO_COLOR=1, no
 //   SCOUT_MODEL, and `npx scout` standing for `node dist/cli.js` (the same
-//   program, without npx's start-up time);
+//   program, without npx's start-up time), except in each lesson's first block
+//   and any block that goes into node_modules, which run the real npx;
 // - the only differences allowed: timings ("· 14 ms", and "ms"/"time" fields of
 //   --trace lines), trailing spaces, and blank lines at the end of an output.
 //
@@ -32,6 +33,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT } from "./helpers.js";
+import { plain, scoutOnPty } from "./pty.js";
 
 const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
 /** Files that lesson 8's projects ask the learner to write: cited, but not there yet. */
@@ -123,10 +125,14 @@ const ENV: NodeJS.ProcessEnv = (() => {
 /** `npx scout …` is `node dist/cli.js …`; any other npx command is left alone. */
 const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
 
-/** Runs one command in bash with stdout and stderr merged, as a terminal shows them. */
-function runCommand(command: string, cwd: string): Promise<string> {
+/**
+ * Runs one command in bash with stdout and stderr merged, as a terminal shows them. With `realNpx`, `npx scout`
+ * is the real npx, as the learner types it (each lesson's first block runs so): a command that only works as
+ * `node dist/cli.js` (npx inside another package's folder finds that package, not Scout) fails there.
+ */
+function runCommand(command: string, cwd: string, realNpx = false): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", `exec 2>&1\n${PRELUDE}\n${command}`], {
+    const child = spawn("bash", ["-c", `exec 2>&1\n${realNpx ? "" : PRELUDE}\n${command}`], {
       cwd,
       env: ENV,
       stdio: ["ignore", "pipe", "ignore"],
@@ -152,7 +158,7 @@ function runCommand(command: string, cwd: string): Promise<string> {
 }
 
 /** Runs a block's commands in order and returns what each printed. */
-async function runBlock(commands: Command[], where: string): Promise<string[][]> {
+async function runBlock(commands: Command[], where: string, realNpx = false): Promise<string[][]> {
   let cwd = REPO_ROOT;
   const outputs: string[][] = [];
   for (const { command, line } of commands) {
@@ -167,7 +173,7 @@ async function runBlock(commands: Command[], where: string): Promise<string[][]>
     }
     if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
       throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
-    const output = await runCommand(command, cwd);
+    const output = await runCommand(command, cwd, realNpx);
     outputs.push(output === "" ? [] : output.split("\n"));
   }
   return outputs;
@@ -248,13 +254,14 @@ describe("console blocks run and print what the lessons say", () => {
       (fence) => fence.info === "console",
     );
     describe.concurrent(file, () => {
-      for (const fence of blocks) {
+      for (const [index, fence] of blocks.entries()) {
         const where = `lessons/${file}`;
         const commands = commandsOf(fence, where);
+        const realNpx = index === 0 || commands.some((c) => /^cd node_modules\b/.test(c.command));
         it(
-          `block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"})`,
+          `block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"}${realNpx ? ", real npx" : ""})`,
           async () => {
-            const outputs = await runBlock(commands, where);
+            const outputs = await runBlock(commands, where, realNpx);
             if (UPDATE) {
               const list = updates.get(file) ?? [];
               list.push({ fence, commands, outputs });
@@ -275,6 +282,58 @@ describe("console blocks run and print what the lessons say", () => {
           COMMAND_TIMEOUT_MS * Math.max(1, commands.length) + 5_000,
         );
       }
+    });
+  }
+});
+
+// ---------------------------------------------------------------- text blocks
+
+/** The paragraph just before line `line` (1-based) of `markdown`. */
+function paragraphBefore(markdown: string, line: number): string {
+  const lines = markdown.split("\n").slice(0, line - 1);
+  while (lines.length && lines.at(-1)!.trim() === "") lines.pop();
+  const start = lines.findLastIndex((text) => text.trim() === "");
+  return lines.slice(start + 1).join(" ");
+}
+
+describe("text blocks are checked, or say they are illustrations", () => {
+  /** The one text block a test runs: lesson 1's step-through turn, which needs a terminal. */
+  const STEP_THROUGH = { file: "01-the-loop.md", first: "you > where is make_slug defined?" };
+
+  it("lesson 1's step-through turn is what a terminal shows, keys space, s and c", { timeout: 90_000 }, async () => {
+    const markdown = fs.readFileSync(path.join(LESSONS_DIR, STEP_THROUGH.file), "utf8");
+    const block = fencesOf(markdown).find((f) => f.info === "text" && f.body[0] === STEP_THROUGH.first);
+    expect(block, `lessons/${STEP_THROUGH.file} shows a step-through turn in a text block`).toBeDefined();
+    const pty = scoutOnPty(SAMPLE_PROJECT, { NO_COLOR: "1" }, { extraArgs: ["--step"] });
+    await pty.waitFor(/you > /);
+    pty.type("where is make_slug defined?\r");
+    await pty.waitFor(/⏸ \[1\]/);
+    pty.type(" ");
+    await pty.waitFor(/⏸ \[2\]/);
+    pty.type("s");
+    await pty.waitFor(/⏸ \[3\]/);
+    pty.type("c");
+    await pty.waitFor(/\nturn: [^\n]*\n/);
+    pty.type("/exit\r");
+    await pty.exited;
+    const screen = plain(pty.raw()).split("\n");
+    const from = screen.indexOf(STEP_THROUGH.first);
+    const to = screen.findIndex((line, i) => i > from && line.startsWith("turn: "));
+    expect(normalise(screen.slice(from, to + 1)), `lessons/${STEP_THROUGH.file}:${block!.line}`).toBe(
+      normalise(block!.body),
+    );
+  });
+
+  for (const file of lessonFiles) {
+    it(`${file}: every other text block is announced as an illustration`, () => {
+      const markdown = fs.readFileSync(path.join(LESSONS_DIR, file), "utf8");
+      const unmarked = fencesOf(markdown)
+        .filter((f) => f.info === "text" && !(file === STEP_THROUGH.file && f.body[0] === STEP_THROUGH.first))
+        .filter((f) => !/\billustration\b/i.test(paragraphBefore(markdown, f.line)))
+        .map((f) => `line ${f.line}`);
+      expect(unmarked, `lessons/${file}: say "illustration" in the paragraph before each unchecked text block`).toEqual(
+        [],
+      );
     });
   }
 });

@@ -58,7 +58,7 @@ export const lesson12: Question[] = [
   {
     n: 1,
     ask: 'write a "Where is … defined?" question about the SDK\'s sources that the offline model answers wrongly, as one line of a set\'s JSON ({"id": …, "question": …, "expect": {"locations": [the right line]}})',
-    hint: "Try questions with npx scout -p in node_modules/@anthropic-ai/sdk/src first. The expected location must be the line that really defines the name: path:line, or path:/regex/ as in lessons/questions/sdk-source.json.",
+    hint: "Try questions first, from the repository root: npx scout -p \"…\" --cwd node_modules/@anthropic-ai/sdk/src (inside node_modules, npx finds the SDK's package.json, not Scout's). The expected location must be the line that really defines the name: path:line, or path:/regex/ as in lessons/questions/sdk-source.json.",
     judge: async (answer) => {
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
