@@ -14,15 +14,28 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread } from "node:worker_threads";
 
-// On the main thread this file registers itself; node then loads it again, in its hooks thread, for resolve and load.
+// Imported with --import, on the main thread, this file registers itself; node then loads it again, in its
+// hooks thread, for resolve and load. (`scout --loop` registers it by URL, with options: it never runs here.)
 if (isMainThread) register(import.meta.url);
 
+/** With `useDist`, a learner's `../../src/X.js` is Scout's running dist/X.js, so both share one module (scout --loop). */
+let useDist = false;
+export async function initialize(data) {
+  useDist = Boolean(data?.useDist);
+}
+
+const SRC = new URL("../src/", import.meta.url);
+const DIST = new URL("../dist/", import.meta.url);
 const CACHE = fileURLToPath(new URL("../node_modules/.cache/scout-ts/", import.meta.url));
 let typescript;
 
 /** `./x.js` from a .ts file means `./x.ts` when only that exists, as tsc's NodeNext resolution has it. */
 export async function resolve(specifier, context, nextResolve) {
   if (context.parentURL?.endsWith(".ts") && /^\.{1,2}\/.*\.js$/.test(specifier)) {
+    const target = new URL(specifier, context.parentURL);
+    const dist = new URL(target.href.replace(`${SRC.href}`, DIST.href));
+    if (useDist && target.href.startsWith(SRC.href) && fs.existsSync(dist))
+      return { url: dist.href, shortCircuit: true };
     const ts = new URL(specifier.replace(/\.js$/, ".ts"), context.parentURL);
     if (!fs.existsSync(new URL(specifier, context.parentURL)) && fs.existsSync(ts))
       return { url: ts.href, shortCircuit: true };
