@@ -13,6 +13,7 @@ import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
 import { type MakeOutline, outlineCases } from "../test/cases/outline.js";
 import { type DenyTools, permissionCases } from "../test/cases/permissions.js";
+import { editFileCases, type MakeEditFile } from "../test/cases/edit_file.js";
 import { startApiServer } from "../test/api-server.js";
 import { checkAnswers, type Question } from "./graded/answers.js";
 import { firstCaseCases } from "./graded/first-case.js";
@@ -33,7 +34,7 @@ export { REPO_ROOT } from "./graded/live.js";
 /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
 /** The lessons in the order the course takes them (lessons/README.md, "The path"): the board lists them so. */
-export const COURSE_ORDER = [0, 1, 10, 2, 3, 4, 5, 11, 7, 6, 9, 12, 13, 8, 14];
+export const COURSE_ORDER = [0, 1, 10, 2, 3, 4, 5, 11, 7, 6, 9, 12, 13, 16, 8, 14];
 
 export interface Exercise {
   name: string;
@@ -160,6 +161,16 @@ export const exercises: Exercise[] = [
     cases: permissionCases.length,
     check: async (file, report, starting) =>
       runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report, starting),
+  },
+  {
+    name: "edit_file",
+    kind: "code",
+    lesson: 16,
+    task: "a tool that writes: edit_file, an exact string replacement with its diff shown and a confirmation",
+    ...files("edit_file.ts"),
+    cases: editFileCases.length,
+    check: async (file, report, starting) =>
+      runCases(editFileCases, await load<MakeEditFile>(file, "makeEditFile"), report, starting),
   },
   {
     name: "first-case",

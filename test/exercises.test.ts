@@ -39,9 +39,9 @@ describe("each exercise", { timeout: 60_000 }, () => {
 });
 
 describe("the course's exercises", () => {
-  it("every lesson from 0 to 14 has exercises npm run check grades, and says how to run them; the appendix (15) has none", () => {
+  it("every lesson but the appendix (15) has exercises npm run check grades, and says how to run them", () => {
     const lessons = [...new Set(exercises.map((e) => e.lesson))].sort((a, b) => a - b);
-    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]);
     const lessonFiles = fs.readdirSync(path.join(REPO_ROOT, "lessons")).filter((f) => /^\d\d-.*\.md$/.test(f));
     for (const lesson of lessons) {
       const file = lessonFiles.find((f) => Number(f.slice(0, 2)) === lesson) ?? "";
@@ -280,6 +280,14 @@ describe("the answer judges of lessons 2, 3 and 8 take a right answer in any rig
 
   it("lesson 8: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
     expect(await failing("answers-08", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
+  });
+});
+
+describe("the bridge lesson's edit_file", () => {
+  it("is never one of Scout's own tools, which only read", async () => {
+    const { toolNames, tools } = await import("../src/tools/index.js");
+    expect(tools.map((t) => t.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
+    expect(toolNames()).not.toContain("edit_file");
   });
 });
 
