@@ -186,8 +186,20 @@ export const exercises: Exercise[] = [
 
 /** Lessons 0-9, 12 and 13: one answers file each, judged question by question. */
 function answerExercises(): Exercise[] {
-  const lessons = [lesson00, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09];
-  const byLesson: [number, Question[]][] = [...lessons.entries(), [12, lesson12], [13, lesson13]];
+  const byLesson: [number, Question[]][] = [
+    [0, lesson00],
+    [1, lesson01],
+    [2, lesson02],
+    [3, lesson03],
+    [4, lesson04],
+    [5, lesson05],
+    [6, lesson06],
+    [7, lesson07],
+    [8, lesson08],
+    [9, lesson09],
+    [12, lesson12],
+    [13, lesson13],
+  ];
   return byLesson.map(([lesson, questions]) => {
     const nn = String(lesson).padStart(2, "0");
     return {
