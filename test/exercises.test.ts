@@ -24,6 +24,8 @@ import { makeOutline as solutionOutline } from "../lessons/solutions/outline.js"
 import { runTurn } from "../src/agent.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
 
+/** The lesson an exercise belongs to, by its name: the tests name exercises, not lesson numbers. */
+const lessonOf = (name: string) => exercises.find((e) => e.name === name)!.lesson;
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
   (await exercise.check(path.join(REPO_ROOT, file), () => {})).filter((r) => r.failure !== null).map((r) => r.name);
 
@@ -252,17 +254,18 @@ describe("the answer judges of lessons 2, 3 and 8 take a right answer in any rig
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
-  const solution = (nn: string) => fs.readFileSync(path.join(REPO_ROOT, `lessons/solutions/answers/${nn}.txt`), "utf8");
+  const solution = (name: string) =>
+    fs.readFileSync(path.join(REPO_ROOT, exercises.find((e) => e.name === name)!.solution), "utf8");
 
   it("a number question refuses an answer that hedges between two numbers", async () => {
-    const right = /^1: (\d+)/m.exec(solution("02"))![1];
+    const right = /^1: (\d+)/m.exec(solution("answers-02"))![1];
     expect(
-      await failing("answers-02", solution("02").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
+      await failing("answers-02", solution("answers-02").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
     ).toEqual(["1"]);
   });
 
   it("lesson 2, question 3: make_slug's body exactly (a limit) passes, and so does reading on to the end; one line short fails", async () => {
-    const withThree = (input: string) => solution("02").replace(/^3: .*$/m, `3: ${input}`);
+    const withThree = (input: string) => solution("answers-02").replace(/^3: .*$/m, `3: ${input}`);
     expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":5}'))).toEqual([]);
     expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13}'))).toEqual([]);
     expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":4}'))).toEqual([
@@ -272,7 +275,7 @@ describe("the answer judges of lessons 2, 3 and 8 take a right answer in any rig
   });
 
   it("lesson 3, question 1: a pattern that is not about TypeScript files fails, though web/ holds only one today", async () => {
-    const withOne = (input: string) => solution("03").replace(/^1: .*$/m, `1: ${input}`);
+    const withOne = (input: string) => solution("answers-03").replace(/^1: .*$/m, `1: ${input}`);
     expect(await failing("answers-03", withOne('{"pattern":"**/*","path":"web"}'))).toEqual(["1"]);
     expect(await failing("answers-03", withOne('{"pattern":"src/*.ts","path":"web"}'))).toEqual(["1"]);
     expect(await failing("answers-03", withOne('{"pattern":"**/*.ts","path":"web"}'))).toEqual([]);
@@ -338,9 +341,9 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
-    const lesson = check("11"); // the learner's working copies, whatever state they are in
+    const lesson = check(String(lessonOf("model"))); // the learner's working copies, whatever state they are in
     expect(lesson.stdout).toMatch(/^list_files \(lesson 11\)[\s\S]*\nmodel \(lesson 11\)/);
-    expect(check("11", "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
+    expect(check(String(lessonOf("model")), "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
@@ -368,10 +371,10 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
-    const answers = check("08", "lessons/solutions/answers/08.txt");
+    const answers = check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/08.txt");
     expect(answers.stdout).toMatch(/^answers-08 \(lesson 8\)[\s\S]*\n2 of 2 pass: done\.\n$/);
     expect(answers.status).toBe(0);
-    const code = check("8", "lessons/solutions/outline.ts");
+    const code = check(String(lessonOf("outline")), "lessons/solutions/outline.ts");
     expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
     expect(code.status).toBe(0);
   });
@@ -460,7 +463,7 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
         spawnSync(process.execPath, [path.join(root, "lessons/run.mjs"), "check"], { cwd: root, encoding: "utf8" });
       const fresh = board();
       expect(fresh.stdout).toMatch(
-        /^lesson 0\n {2}not started {7}answers-00\nlesson 1\n {2}not started {7}answers-01\nlesson 10\n {2}not started {7}loop\n/,
+        /^lesson 0\n {2}not started {7}answers-00\nlesson 1\n {2}not started {7}answers-01\nlesson \d+\n {2}not started {7}loop\n/,
       );
       expect(fresh.stdout).toMatch(/\nNext: answers-00 \(lesson 0\): .*Run: npm run check -- answers-00\n$/);
       expect(fresh.status).toBe(1);
@@ -471,7 +474,7 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
       fs.writeFileSync(path.join(root, "lessons/build/loop.ts"), "export async function runTurn() {}\n");
       const later = board();
       expect(later.stdout).toMatch(/^lesson 0\n {2}PASS {14}answers-00\n/);
-      expect(later.stdout).toMatch(/\nlesson 10\n {2}FAIL {2}\(0 of 13\) {3}loop\n/);
+      expect(later.stdout).toMatch(/\nlesson \d+\n {2}FAIL {2}\(0 of 13\) {3}loop\n/);
       expect(later.stdout).toMatch(/\nNext: answers-01 \(lesson 1\)/);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
