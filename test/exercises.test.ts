@@ -367,7 +367,8 @@ describe("npm run check", { timeout: 60_000 }, () => {
     fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
     const big = check("answers-00", file);
     expect(big.status).toBe(1);
-    expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
+    expect(big.stdout).toContain("could not be loaded: ");
+    expect(big.stdout).toContain("over 100000 bytes; not read");
   });
 
   it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
@@ -424,7 +425,7 @@ describe("npm run check", { timeout: 60_000 }, () => {
       for (const name of ["fifo.txt", "zero.txt"]) {
         const run = check("answers-00", path.join(dir, name));
         expect(run.status, name).toBe(1);
-        expect(run.stdout, name).toContain("could not be loaded: it is not a regular file");
+        expect(run.stdout, name).toMatch(/could not be loaded: .*(a named pipe \(FIFO\)|a device), not a regular file/);
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import {
   MAX_RESULT_CHARS,
   type ToolResult,
 } from "../src/tools/tool.js";
+import { checkToolCalls, MAX_INPUT_DEPTH, MAX_TOOL_CALLS_PER_MESSAGE, UnreadableInput } from "../src/tool-calls.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./helpers.js";
@@ -560,6 +561,52 @@ describe("--max-steps takes decimal digits only", () => {
     expect(run.stderr).toContain(
       `scout: --max-steps must be a whole number from 1 to 999999 in decimal digits (like 20), got ${JSON.stringify(value)}`,
     );
+  });
+});
+
+describe("a model message's tool calls are checked before any runs (malformed, too deep, too many)", () => {
+  /** `levels - 1` nested objects, so that { p: deep(n) } is n objects deep. */
+  const deep = (levels: number) => {
+    let value: unknown = "x";
+    for (let i = 1; i < levels; i++) value = { a: value };
+    return value;
+  };
+  const lazy = { type: "tool_use", id: "t1", name: "grep" } as Record<string, unknown>;
+  Object.defineProperty(lazy, "input", {
+    enumerable: true,
+    get: () => JSON.parse('{"pattern": '), // as the SDK's lazy input throws
+  });
+  it.each([
+    ["no input", { type: "tool_use", id: "t1", name: "grep" }, "the tool call has no input"],
+    ["null", { type: "tool_use", id: "t1", name: "grep", input: null }, "got null"],
+    ["a number", { type: "tool_use", id: "t1", name: "grep", input: 7 }, "got number"],
+    ["an array", { type: "tool_use", id: "t1", name: "grep", input: [{ pattern: "a" }] }, "got an array"],
+    ["input that throws when read", lazy, "is not valid JSON"],
+    ["kept as unreadable", { type: "tool_use", id: "t1", name: "grep", input: new UnreadableInput("why") }, "why"],
+    [
+      `${MAX_INPUT_DEPTH + 1} levels`,
+      { type: "tool_use", id: "t1", name: "grep", input: { p: deep(MAX_INPUT_DEPTH + 1) } },
+      "nested more than",
+    ],
+    ["100,000 levels", { type: "tool_use", id: "t1", name: "grep", input: deep(100_000) }, "nested more than"],
+  ])("%s: refused with a reason, sent back as {}", (_, block, reason) => {
+    const { content, calls } = checkToolCalls([{ type: "text", text: "hi" }, block as { type: string }]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].refused?.isError).toBe(true);
+    expect(calls[0].refused?.content).toContain(reason);
+    expect(content[1]).toEqual({ type: "tool_use", id: "t1", name: "grep", input: {} });
+    expect(() => JSON.stringify(content)).not.toThrow();
+  });
+  it(`${MAX_INPUT_DEPTH} levels and ${MAX_TOOL_CALLS_PER_MESSAGE} calls run; the next call does not`, () => {
+    const block = (i: number) => ({
+      type: "tool_use",
+      id: `t${i}`,
+      name: "grep",
+      input: { p: deep(MAX_INPUT_DEPTH) },
+    });
+    const { calls } = checkToolCalls(Array.from({ length: MAX_TOOL_CALLS_PER_MESSAGE + 1 }, (_, i) => block(i)));
+    expect(calls.filter((call) => !call.refused)).toHaveLength(MAX_TOOL_CALLS_PER_MESSAGE);
+    expect(calls.at(-1)?.refused?.content).toContain(`this was call ${MAX_TOOL_CALLS_PER_MESSAGE + 1}`);
   });
 });
 

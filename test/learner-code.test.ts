@@ -22,7 +22,7 @@ describe("a learner's own code in the real CLI", { timeout: 60_000 }, () => {
         `import { runTool } from "${src}/tools/index.js";`,
         "export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {",
         '  const listed = await runTool("list_files", { path: "web" }, { workspace: options.workspace });',
-        '  const text: string = `my loop: ${listed.content.split("\\n").join(", ")}`;',
+        '  const text: string = "my loop: " + listed.content.split("\\n").join(", ");',
         '  history.push({ role: "user", content: question }, { role: "assistant", content: text });',
         "  const usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };",
         '  const result = { text, stopReason: "end_turn", modelCalls: 0, toolCalls: ["list_files"], usage };',

@@ -4,9 +4,7 @@
 // each number; lines starting with # are the questions, for reading. A
 // judge never prints the right answer (that is the solution's job): it says
 // what is wrong, and the check prints the question's hint under it.
-import fs from "node:fs";
-import vm from "node:vm";
-import { formatCount } from "../../src/tokens/count.js";
+import { readPersonFile } from "../../src/person-file.js";
 import type { CaseResult } from "../exercises.js";
 
 /** One graded question of a lesson. */
@@ -20,8 +18,8 @@ export interface Question {
   judge(answer: string): Promise<string | null>;
 }
 
-/** A learner's regular expression tested longer than this is stopped: one that backtracks can run for hours. */
-export const REGEX_TIMEOUT_MS = 1_000;
+// A learner's regular expression is stopped after REGEX_TIMEOUT_MS: one that backtracks can run for hours.
+export { REGEX_TIMEOUT_MS, stoppable } from "../../src/regex-deadline.js";
 /** A judge slower than this fails: a truth that hangs must not hang the check. */
 export const JUDGE_TIMEOUT_MS = 20_000;
 /** An answer longer than this is not read: every answer here fits on one line. */
@@ -63,45 +61,12 @@ export async function checkAnswers(
 }
 
 /**
- * The text of an answers file, read only if it is a regular file of at most MAX_ANSWERS_FILE_BYTES:
- * opened without blocking (a FIFO with no writer would wait forever), checked on the open file
- * (a link to /dev/zero is a device, not a file), and never read past the cap.
+ * The text of an answers file, read as every file a person names is (src/person-file.ts): opened without
+ * blocking (a FIFO with no writer would wait forever), only if it is a regular file (a link to /dev/zero is
+ * a device), and never read past MAX_ANSWERS_FILE_BYTES.
  */
 export function readAnswersFile(file: string): string {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile())
-      throw new Error("it is not a regular file (a FIFO, a device or a folder?): write your answers in a text file");
-    if (stat.size > MAX_ANSWERS_FILE_BYTES)
-      throw new Error(`it holds ${formatCount(stat.size)} bytes; an answers file is a few lines`);
-    const buffer = Buffer.alloc(MAX_ANSWERS_FILE_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > MAX_ANSWERS_FILE_BYTES)
-      throw new Error("it grew past the cap while it was read; an answers file is a few lines");
-    return buffer.toString("utf8", 0, length);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * Runs `work`, which tests a learner's regular expression, and stops it after REGEX_TIMEOUT_MS. A
- * timer cannot do that (a regex never yields to the event loop), so it runs under vm's watchdog.
- * Returns what `work` returns, or a failure that says the expression took too long.
- */
-export function stoppable<T>(work: () => T): T | { tooSlow: string } {
-  try {
-    return vm.runInNewContext("work()", { work }, { timeout: REGEX_TIMEOUT_MS });
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
-    return { tooSlow: `a regular expression ran over ${REGEX_TIMEOUT_MS / 1000} s: it backtracks (nested * or +?)` };
-  }
+  return readPersonFile(file, { option: "", maxBytes: MAX_ANSWERS_FILE_BYTES });
 }
 
 async function judged(question: Question, answer: string): Promise<string | null> {
