@@ -5,7 +5,7 @@
 //   npm run check -- --watch NAME [FILE]  the same, again each time the file is saved (Ctrl-C to stop)
 //   npm run check -- --solution NAME      where one solution is (the check also says so once your file passes)
 //
-// NAME is an exercise (answers-00 … answers-13, outline, loop, list_files,
+// NAME is an exercise (answers-00 … answers-12, outline, loop, list_files,
 // model, permissions, first-case) and LESSON a lesson number. FILE (optional)
 // is checked instead of your working copy in lessons/build/. Exit status 0
 // when every case passes, 1 when one fails, 2 for a usage error. No key, no

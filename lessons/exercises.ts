@@ -3,7 +3,7 @@
 //
 // Two kinds. A code exercise's cases are the very ones Scout's own code
 // passes in npm test (test/cases/), so "PASS" means "as good as Scout's own,
-// by Scout's tests". An answers exercise (lessons 0-9, 12, 13) judges a text file of
+// by Scout's tests". An answers exercise (the answers lessons: 0, 1, 3-6, 8-12 and 14) judges a text file of
 // answers against truths computed live from Scout's code (lessons/graded/),
 // so a change that makes a lesson false makes its solution fail in npm test.
 import { pathToFileURL } from "node:url";
@@ -19,22 +19,22 @@ import { checkAnswers, type Question } from "./graded/answers.js";
 import { firstCaseCases } from "./graded/first-case.js";
 import { lesson00 } from "./graded/lesson-00.js";
 import { lesson01 } from "./graded/lesson-01.js";
-import { lesson02 } from "./graded/lesson-02.js";
 import { lesson03 } from "./graded/lesson-03.js";
 import { lesson04 } from "./graded/lesson-04.js";
 import { lesson05 } from "./graded/lesson-05.js";
 import { lesson06 } from "./graded/lesson-06.js";
-import { lesson07 } from "./graded/lesson-07.js";
-import { lesson08 } from "./graded/lesson-08.js";
 import { lesson09 } from "./graded/lesson-09.js";
+import { lesson08 } from "./graded/lesson-08.js";
+import { lesson14 } from "./graded/lesson-14.js";
+import { lesson10 } from "./graded/lesson-10.js";
+import { lesson11 } from "./graded/lesson-11.js";
 import { lesson12 } from "./graded/lesson-12.js";
-import { lesson13 } from "./graded/lesson-13.js";
 
 export { REPO_ROOT } from "./graded/live.js";
 /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
 /** The lessons in the order the course takes them (lessons/README.md, "The path"): the board lists them so. */
-export const COURSE_ORDER = [0, 1, 10, 2, 3, 4, 5, 11, 7, 6, 9, 12, 13, 16, 8, 14];
+export const COURSE_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 export interface Exercise {
   name: string;
@@ -109,7 +109,7 @@ export const exercises: Exercise[] = [
   {
     name: "outline",
     kind: "code",
-    lesson: 8,
+    lesson: 14,
     task: "a fifth tool: outline, the definitions in one file, made from a design",
     ...files("outline.ts"),
     cases: outlineCases.length,
@@ -119,7 +119,7 @@ export const exercises: Exercise[] = [
   {
     name: "loop",
     kind: "code",
-    lesson: 10,
+    lesson: 2,
     task: "the agent loop: runTurn, as in src/agent.ts",
     ...files("loop.ts"),
     cases: loopCases.length,
@@ -128,7 +128,7 @@ export const exercises: Exercise[] = [
   {
     name: "list_files",
     kind: "code",
-    lesson: 11,
+    lesson: 7,
     task: "a tool: list_files, as in src/tools/list_files.ts",
     ...files("list_files.ts"),
     cases: listFilesCases.length,
@@ -137,7 +137,7 @@ export const exercises: Exercise[] = [
   {
     name: "model",
     kind: "code",
-    lesson: 11,
+    lesson: 7,
     task: "a model adapter: the Messages API over fetch, as src/models/claude.ts does with the SDK",
     ...files("model.ts"),
     cases: modelCases.length,
@@ -155,7 +155,7 @@ export const exercises: Exercise[] = [
   {
     name: "permissions",
     kind: "code",
-    lesson: 13,
+    lesson: 12,
     task: "a permission rule: denyTools, a deny list enforced in code",
     ...files("permissions.ts"),
     cases: permissionCases.length,
@@ -165,7 +165,7 @@ export const exercises: Exercise[] = [
   {
     name: "edit_file",
     kind: "code",
-    lesson: 16,
+    lesson: 13,
     task: "a tool that writes: edit_file, an exact string replacement with its diff shown and a confirmation",
     ...files("edit_file.ts"),
     cases: editFileCases.length,
@@ -175,7 +175,7 @@ export const exercises: Exercise[] = [
   {
     name: "first-case",
     kind: "code",
-    lesson: 14,
+    lesson: 15,
     task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
     ...files("first-case.ts"),
     cases: firstCaseCases.length,
@@ -184,32 +184,34 @@ export const exercises: Exercise[] = [
   },
 ];
 
-/** Lessons 0-9, 12 and 13: one answers file each, judged question by question. */
+/** The answers lessons (0, 1, 3-6, 8-12 and 14): one answers file each, judged question by question. */
 function answerExercises(): Exercise[] {
   const byLesson: [number, Question[]][] = [
     [0, lesson00],
     [1, lesson01],
-    [2, lesson02],
     [3, lesson03],
     [4, lesson04],
     [5, lesson05],
     [6, lesson06],
-    [7, lesson07],
-    [8, lesson08],
     [9, lesson09],
+    [8, lesson08],
+    [14, lesson14],
+    [10, lesson10],
+    [11, lesson11],
     [12, lesson12],
-    [13, lesson13],
   ];
-  return byLesson.map(([lesson, questions]) => {
-    const nn = String(lesson).padStart(2, "0");
-    return {
-      name: `answers-${nn}`,
-      kind: "answers",
-      lesson,
-      task: `answers to lesson ${lesson}'s questions, one per line`,
-      ...files(`answers/${nn}.txt`),
-      cases: questions.length,
-      check: (file, report, starting) => checkAnswers(questions, file, report, starting),
-    };
-  });
+  return byLesson
+    .sort(([a], [b]) => a - b)
+    .map(([lesson, questions]) => {
+      const nn = String(lesson).padStart(2, "0");
+      return {
+        name: `answers-${nn}`,
+        kind: "answers",
+        lesson,
+        task: `answers to lesson ${lesson}'s questions, one per line`,
+        ...files(`answers/${nn}.txt`),
+        cases: questions.length,
+        check: (file, report, starting) => checkAnswers(questions, file, report, starting),
+      };
+    });
 }

@@ -1,4 +1,4 @@
-// Lesson 5's measurement: how many tokens of tool results does it take to
+// Lesson 6's measurement: how many tokens of tool results does it take to
 // answer "where is X defined?" and "who calls Y?" questions
 //   (a) by reading whole files: every file that mentions the name, read in
 //       full with read_file (100 lines per call), and

@@ -198,7 +198,7 @@ export async function runTurn(question: string, history: MessageParam[], options
   return turn;
 }
 
-// The two helpers are exported so that a loop swapped in for runTurn (lesson 10, exercise 3) may leave them unused.
+// The two helpers are exported so that a loop swapped in for runTurn (lesson 2, exercise 3) may leave them unused.
 
 /**
  * An answer that stopped for another reason (max_tokens, say) may end in a

@@ -45,7 +45,7 @@ Options:
   --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
   -p, --print "question"     answer one question and exit
   --json                     with -p: print one JSON object (answer, steps, usage) on stdout
-  --loop|--tool|--adapter FILE  your own loop, tool or model adapter (lessons 10, 11) · -h, --help · -v, --version
+  --loop|--tool|--adapter FILE  your own loop, tool or model adapter (lessons 2, 7) · -h, --help · -v, --version
 
 Exit status: 0 answered, 1 a model call failed, 2 usage error, 130 cancelled (Ctrl-C).
 Without ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), Scout uses its offline

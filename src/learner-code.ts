@@ -1,4 +1,4 @@
-// A learner's own loop, tool or model adapter (lessons 10 and 11), loaded into the real REPL: `scout --loop FILE`, `--tool FILE`, `--adapter FILE`.
+// A learner's own loop, tool or model adapter (lessons 2 and 7), loaded into the real REPL: `scout --loop FILE`, `--tool FILE`, `--adapter FILE`.
 //
 // The files are TypeScript, run as they are: lessons/typescript-hooks.mjs
 // (the hooks `npm run check` uses) compiles each as it is imported, and maps
@@ -55,7 +55,7 @@ export async function loadLearnerCode(
   return code;
 }
 
-/** What lessons/build/model.ts exports (lesson 11): a model, given the API's address, a key and a model name. */
+/** What lessons/build/model.ts exports (lesson 7): a model, given the API's address, a key and a model name. */
 type MakeModel = (options: { baseURL: string; apiKey: string; name: string }) => Model;
 
 async function load(option: string, file: string): Promise<Record<string, unknown>> {

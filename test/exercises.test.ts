@@ -43,7 +43,7 @@ describe("each exercise", { timeout: 60_000 }, () => {
 describe("the course's exercises", () => {
   it("every lesson but the appendix (15) has exercises npm run check grades, and says how to run them", () => {
     const lessons = [...new Set(exercises.map((e) => e.lesson))].sort((a, b) => a - b);
-    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16]);
+    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     const lessonFiles = fs.readdirSync(path.join(REPO_ROOT, "lessons")).filter((f) => /^\d\d-.*\.md$/.test(f));
     for (const lesson of lessons) {
       const file = lessonFiles.find((f) => Number(f.slice(0, 2)) === lesson) ?? "";
@@ -61,13 +61,13 @@ describe("the course's exercises", () => {
   });
 });
 
-describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, () => {
+describe("the answer exercises of the answers lessons (0, 1, 3-6, 8-12 and 14)", { timeout: 60_000 }, () => {
   const answers = exercises.filter((e) => e.kind === "answers");
   const questionsOf = async (exercise: (typeof exercises)[number]) =>
     (await exercise.check(path.join(REPO_ROOT, exercise.starter), () => {})).map((r) => r.name);
 
-  it("every lesson 0-9, 12 and 13 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
-    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]);
+  it("every answers lesson (0, 1, 3-6, 8-12 and 14) has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
+    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 14]);
     for (const exercise of answers) {
       const code = exercises.filter((e) => e.kind === "code" && e.lesson === exercise.lesson).length;
       const graded = (await questionsOf(exercise)).length + code;
@@ -87,14 +87,14 @@ describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, 
           text.match(/^# \d+\. .*$/gm)?.map((line) => line.slice(2)),
           file,
         ).toEqual(asked);
-        // Numbered as the lesson numbers its exercises (lesson 8's exercise 1 is code, so its questions are 2 and 3).
+        // Numbered as the lesson numbers its exercises (lesson 14's exercise 1 is code, so its questions are 2 and 3).
         expect(text.match(/^\d+:/gm), file).toEqual(asked.map((name) => `${name.split(".")[0]}:`));
       }
     }
   });
 });
 
-describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missing work", { timeout: 60_000 }, () => {
+describe("the judges of lessons 11, 12 and 15 reject wrong work, not only missing work", { timeout: 60_000 }, () => {
   /** The names of the questions that FAIL with `answers` (one per line, "N: text") written in a scratch file. */
   async function failing(name: string, answers: string): Promise<string[]> {
     const exercise = exercises.find((e) => e.name === name);
@@ -103,25 +103,25 @@ describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missin
     return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
   }
 
-  it("lesson 12: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
+  it("lesson 11: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
     const rightQuestion = JSON.stringify({
       id: "apierror",
       question: "Where is APIError defined?",
       expect: { locations: ["core/error.ts:/^export class APIError</"] },
     });
     const wrong = `1: ${rightQuestion}\n2: APIError is defined at core/error.ts:15\n3: test_slugs[\\s\\S]*test_api\n`;
-    expect(await failing("answers-12", wrong)).toEqual(["1", "2", "3"]);
+    expect(await failing("answers-11", wrong)).toEqual(["1", "2", "3"]);
   });
 
-  it("lesson 13: one tool call instead of two, and a share far from the measured one", async () => {
+  it("lesson 12: one tool call instead of two, and a share far from the measured one", async () => {
     const one = JSON.stringify([
       { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "def make_slug" } },
     ]);
-    expect(await failing("answers-13", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
+    expect(await failing("answers-12", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
   });
 });
 
-describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
+describe("the code exercises of lessons 12 and 15 catch half-done work", () => {
   /** The cases that fail when run against `subject`. */
   async function failingCases<S>(cases: Case<S>[], subject: S): Promise<string[]> {
     const failed: string[] = [];
@@ -224,7 +224,7 @@ describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
     expect(await failingCases(listFilesCases, otherWords)).toEqual([]);
   });
 
-  it("outline: a tool that also lists constants, as lesson 14 describes, passes every case", async () => {
+  it("outline: a tool that also lists constants, as lesson 15 describes, passes every case", async () => {
     const withConstants: MakeOutline = (design) => {
       const tool = solutionOutline(design);
       return {
@@ -241,7 +241,7 @@ describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
   });
 });
 
-describe("the answer judges of lessons 2, 3 and 8 take a right answer in any right form, and only a right one", {
+describe("the answer judges of lessons 3, 4 and 14 take a right answer in any right form, and only a right one", {
   timeout: 60_000,
 }, () => {
   async function failing(name: string, answers: string): Promise<string[]> {
@@ -258,31 +258,31 @@ describe("the answer judges of lessons 2, 3 and 8 take a right answer in any rig
     fs.readFileSync(path.join(REPO_ROOT, exercises.find((e) => e.name === name)!.solution), "utf8");
 
   it("a number question refuses an answer that hedges between two numbers", async () => {
-    const right = /^1: (\d+)/m.exec(solution("answers-02"))![1];
+    const right = /^1: (\d+)/m.exec(solution("answers-03"))![1];
     expect(
-      await failing("answers-02", solution("answers-02").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
+      await failing("answers-03", solution("answers-03").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
     ).toEqual(["1"]);
   });
 
-  it("lesson 2, question 3: make_slug's body exactly (a limit) passes, and so does reading on to the end; one line short fails", async () => {
-    const withThree = (input: string) => solution("answers-02").replace(/^3: .*$/m, `3: ${input}`);
-    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":5}'))).toEqual([]);
-    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13}'))).toEqual([]);
-    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":4}'))).toEqual([
+  it("lesson 3, question 3: make_slug's body exactly (a limit) passes, and so does reading on to the end; one line short fails", async () => {
+    const withThree = (input: string) => solution("answers-03").replace(/^3: .*$/m, `3: ${input}`);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":5}'))).toEqual([]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13}'))).toEqual([]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":4}'))).toEqual([
       "3",
     ]);
-    expect(await failing("answers-02", withThree('{"path":"src/shortly/slugs.py","offset":12}'))).toEqual(["3"]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":12}'))).toEqual(["3"]);
   });
 
-  it("lesson 3, question 1: a pattern that is not about TypeScript files fails, though web/ holds only one today", async () => {
-    const withOne = (input: string) => solution("answers-03").replace(/^1: .*$/m, `1: ${input}`);
-    expect(await failing("answers-03", withOne('{"pattern":"**/*","path":"web"}'))).toEqual(["1"]);
-    expect(await failing("answers-03", withOne('{"pattern":"src/*.ts","path":"web"}'))).toEqual(["1"]);
-    expect(await failing("answers-03", withOne('{"pattern":"**/*.ts","path":"web"}'))).toEqual([]);
+  it("lesson 4, question 1: a pattern that is not about TypeScript files fails, though web/ holds only one today", async () => {
+    const withOne = (input: string) => solution("answers-04").replace(/^1: .*$/m, `1: ${input}`);
+    expect(await failing("answers-04", withOne('{"pattern":"**/*","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-04", withOne('{"pattern":"src/*.ts","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-04", withOne('{"pattern":"**/*.ts","path":"web"}'))).toEqual([]);
   });
 
-  it("lesson 8: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
-    expect(await failing("answers-08", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
+  it("lesson 14: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
+    expect(await failing("answers-14", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
   });
 });
 
@@ -323,7 +323,7 @@ describe("npm run check", { timeout: 60_000 }, () => {
   it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", () => {
     const run = check("loop", "lessons/starters/loop.ts");
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^loop \(lesson 10\): .*; checking lessons\/starters\/loop\.ts\n/);
+    expect(run.stdout).toMatch(/^loop \(lesson 2\): .*; checking lessons\/starters\/loop\.ts\n/);
     expect(run.stdout).toContain("PASS  answers a question that needs no tool");
     expect(run.stdout).toMatch(
       /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
@@ -342,7 +342,7 @@ describe("npm run check", { timeout: 60_000 }, () => {
 
   it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
     const lesson = check(String(lessonOf("model"))); // the learner's working copies, whatever state they are in
-    expect(lesson.stdout).toMatch(/^list_files \(lesson 11\)[\s\S]*\nmodel \(lesson 11\)/);
+    expect(lesson.stdout).toMatch(/^list_files \(lesson 7\)[\s\S]*\nmodel \(lesson 7\)/);
     expect(check(String(lessonOf("model")), "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
@@ -372,11 +372,11 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
-    const answers = check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/08.txt");
-    expect(answers.stdout).toMatch(/^answers-08 \(lesson 8\)[\s\S]*\n2 of 2 pass: done\.\n$/);
+    const answers = check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/14.txt");
+    expect(answers.stdout).toMatch(/^answers-14 \(lesson 14\)[\s\S]*\n2 of 2 pass: done\.\n$/);
     expect(answers.status).toBe(0);
     const code = check(String(lessonOf("outline")), "lessons/solutions/outline.ts");
-    expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
+    expect(code.stdout).toMatch(/^outline \(lesson 14\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
     expect(code.status).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-// `scout --loop FILE`, `--tool FILE` and `--adapter FILE`: a learner's own code (lessons 10 and 11) in the real CLI.
+// `scout --loop FILE`, `--tool FILE` and `--adapter FILE`: a learner's own code (lessons 2 and 7) in the real CLI.
 // The files are TypeScript, run as they are; the CLI is the real one, as a child process.
 import fs from "node:fs";
 import path from "node:path";
@@ -41,7 +41,7 @@ describe("a learner's own code in the real CLI", { timeout: 60_000 }, () => {
     expect(run.code).toBe(0);
   });
 
-  it("--loop with lesson 10's solution answers as Scout does", async () => {
+  it("--loop with lesson 2's solution answers as Scout does", async () => {
     const loop = path.join(REPO_ROOT, "lessons/solutions/loop.ts");
     const run = await runCli(["--loop", loop, "-p", "where is make_slug defined?"], { cwd: SAMPLE, env: OFFLINE });
     expect(run.stdout).toMatch(/^`make_slug` is defined at src\/shortly\/slugs\.py:12:/);
@@ -61,7 +61,7 @@ describe("a learner's own code in the real CLI", { timeout: 60_000 }, () => {
     expect(run.stdout).toContain("only mine.txt");
   });
 
-  it("--adapter talks to the API through the file's makeModel (lesson 11's solution, over fetch)", async () => {
+  it("--adapter talks to the API through the file's makeModel (lesson 7's solution, over fetch)", async () => {
     const server = await startApiServer();
     try {
       server.script(reply([text("Through your adapter.")]));

@@ -1,4 +1,4 @@
-// Lesson 14's test-first exercise, graded: a learner's first case for the outline tool must fail on wrong tools and pass on a finished one.
+// Lesson 15's test-first exercise, graded: a learner's first case for the outline tool must fail on wrong tools and pass on a finished one.
 //
 // A test is worth writing first when it can tell a right tool from the wrong
 // ones a first version is: this is the whole check. The finished tool is

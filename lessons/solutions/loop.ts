@@ -1,4 +1,4 @@
-// One solution to lessons/build/loop.ts (lesson 10): the whole loop, in the order the cases ask for it.
+// One solution to lessons/build/loop.ts (lesson 2): the whole loop, in the order the cases ask for it.
 //
 // Compare it with runTurn in src/agent.ts: the same steps, without the comments
 // that explain Scout's choices. npm test checks that it passes every case.

@@ -1,4 +1,4 @@
-// YOUR first test for the outline tool (lesson 14, project 1), written before the tool's code.
+// YOUR first test for the outline tool (lesson 15, project 1), written before the tool's code.
 //
 // `npm run check -- first-case` runs it against outline tools that are wrong
 // in the ways a first version is (no answer, every line, no line numbers or

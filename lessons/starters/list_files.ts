@@ -1,4 +1,4 @@
-// YOUR list_files tool (lesson 11): finish it until `npm run check -- list_files` passes every case.
+// YOUR list_files tool (lesson 7): finish it until `npm run check -- list_files` passes every case.
 //
 // A tool is plain data (name, description, input_schema) plus one function,
 // run, that returns { content, isError } and never throws. The cases

@@ -1,4 +1,4 @@
-// YOUR agent loop (lesson 10): finish runTurn until `npm run check -- loop` passes every case.
+// YOUR agent loop (lesson 2): finish runTurn until `npm run check -- loop` passes every case.
 //
 // It has the same signature as runTurn in src/agent.ts, and is held to the same
 // tests (test/cases/loop.ts). As shipped it asks the model once and returns its

@@ -1,4 +1,4 @@
-// YOUR model adapter (lesson 11): finish makeModel until `npm run check -- model` passes every case.
+// YOUR model adapter (lesson 7): finish makeModel until `npm run check -- model` passes every case.
 //
 // A model adapter turns the loop's ModelRequest into one HTTP call to the
 // Messages API and the reply back into a ModelResponse. Scout's own

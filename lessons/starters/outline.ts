@@ -1,4 +1,4 @@
-// YOUR outline tool (lesson 8): finish it until `npm run check -- outline` passes every case.
+// YOUR outline tool (lesson 14): finish it until `npm run check -- outline` passes every case.
 //
 // The cases (test/cases/outline.ts) are its whole specification: Scout has
 // no outline tool of its own. Make it as the other tools are made, from a

@@ -1,4 +1,4 @@
-// YOUR permission rule (lesson 13): finish it until `npm run check -- permissions` passes every case.
+// YOUR permission rule (lesson 12): finish it until `npm run check -- permissions` passes every case.
 //
 // Agents that edit files and run commands decide in code what a tool call
 // may do, never by asking the model. This is the smallest such rule, a deny

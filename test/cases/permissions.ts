@@ -1,4 +1,4 @@
-// The permission rule's tests (lesson 13's exercise): `npm run check -- permissions` runs them against a
+// The permission rule's tests (lesson 12's exercise): `npm run check -- permissions` runs them against a
 // learner's lessons/build/permissions.ts, and test/exercises.test.ts against lessons/solutions/permissions.ts.
 //
 // Scout needs no permission layer of its own (its tools only read): these
