@@ -48,6 +48,8 @@ const lessonFiles = fs
   .readdirSync(LESSONS_DIR)
   .filter((name) => /^\d\d-[\w-]+\.md$/.test(name))
   .sort();
+/** Pages whose console blocks run too, relative to lessons/: the reference, and the README a newcomer reads. */
+const otherPages = ["reference.md", "../README.md"];
 
 // ---------------------------------------------------------------- parsing
 
@@ -249,13 +251,13 @@ describe("console blocks run and print what the lessons say", () => {
     expect(lessonFiles.map((name) => Number(name.slice(0, 2)))).toEqual(lessonFiles.map((_, i) => i));
   });
 
-  for (const file of lessonFiles) {
+  for (const file of [...lessonFiles, ...otherPages]) {
     const blocks = fencesOf(fs.readFileSync(path.join(LESSONS_DIR, file), "utf8")).filter(
       (fence) => fence.info === "console",
     );
     describe.concurrent(file, () => {
       for (const [index, fence] of blocks.entries()) {
-        const where = `lessons/${file}`;
+        const where = path.posix.join("lessons", file);
         const commands = commandsOf(fence, where);
         const realNpx = index === 0 || commands.some((c) => /^cd node_modules\b/.test(c.command));
         it(
