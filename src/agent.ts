@@ -199,6 +199,8 @@ export async function runTurn(question: string, history: MessageParam[], options
   return turn;
 }
 
+// The two helpers are exported so that a loop swapped in for runTurn (lesson 2, exercise 3) may leave them unused.
+
 /**
  * Lets the events that arrived while a tool ran be handled. A tool that held
  * the thread (a long synchronous step) returns through promises alone, and
@@ -214,11 +216,11 @@ async function letWaitingEventsIn(): Promise<void> {
  * An answer that stopped for another reason (max_tokens, say) may end in a
  * tool_use block that will never get a result; the history keeps the rest.
  */
-function withoutToolUse(content: ContentBlock[]): ContentBlock[] {
+export function withoutToolUse(content: ContentBlock[]): ContentBlock[] {
   const kept = content.filter((block) => block.type !== "tool_use");
   return kept.length > 0 ? kept : [{ type: "text", text: "(no text)" }];
 }
 
-function textOf(content: ContentBlock[]): string {
+export function textOf(content: ContentBlock[]): string {
   return content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }

@@ -169,7 +169,7 @@ const ADVERSARIAL: Case[] = [
   ["glob pattern {..,src}", "glob", { pattern: "{..,src}/**" }, "refused"],
   ["glob pattern @(..)", "glob", { pattern: "@(..)/outside/*" }, "refused"],
   ["glob pattern braces making ..", "glob", { pattern: "{.,.}./outside/*" }, "refused"],
-  // patterns that would expand or backtrack without bound (lesson 3)
+  // patterns that would expand or backtrack without bound (lesson 4)
   ["glob brace bomb with spaces", "glob", { pattern: "{ 1..1000}{ 1..1000}{ 1..1000}" }, "refused"],
   ["glob brace bomb with exponents", "glob", { pattern: "{1..1e3}{1..1e3}{1..1e3}" }, "refused"],
   ["glob brace bomb behind a quoted part", "glob", { pattern: '"x"{ 1..1000}{ 1..1000}' }, "refused"],

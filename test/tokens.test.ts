@@ -21,7 +21,7 @@ describe("measureSchemaCosts", () => {
       return 100 + sent.reduce((sum, tool, i) => sum + 10 * (i + 1) - (tool.description ? 0 : i + 1), 0);
     };
     const costs = await measureSchemaCosts(counter, "exact", "m");
-    // Every expectation comes from the registry: a fifth tool (lesson 8) changes none of this test.
+    // Every expectation comes from the registry: a fifth tool (lesson 14) changes none of this test.
     const names = tools.map((tool) => tool.name);
     expect(seen).toEqual([
       "",
