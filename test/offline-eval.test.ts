@@ -147,7 +147,7 @@ function folderQuestion(tree: string, root: string, folder: string, question?: s
 
 /** What test runners collect: files in test folders, *_test.go, test_*.py, *_test.py, *.test.*, *.spec.* (code only). */
 const TEST_FILE =
-  /^(?=.*\.(?:js|cjs|mjs|jsx|ts|cts|mts|tsx|py|go|rs)$)(?:(?:.*\/)?(?:test|tests|__tests__|spec)\/.*|(?:.*\/)?[^/]*_test\.(?:go|py)|(?:.*\/)?test_[^/]*\.py|(?:.*\/)?[^/]+\.(?:test|spec)\.[^/]+)$/;
+  /^(?=.*\.(?:js|cjs|mjs|jsx|ts|cts|mts|tsx|py|go|rs)$)(?!.*\.d\.ts$)(?:(?:.*\/)?(?:test|tests|__tests__|spec)\/.*|(?:.*\/)?[^/]*_test\.(?:go|py)|(?:.*\/)?test_[^/]*\.py|(?:.*\/)?[^/]+\.(?:test|spec)\.[^/]+)$/;
 
 /** "which files are tests?": every file listed is a test file, none missing when they fit, or a plain "none". */
 function testFilesQuestion(tree: string, root: string, question = "which files are tests?"): EvalQuestion {
@@ -593,9 +593,9 @@ function looksLikeDefinition(lines: string[], index: number, name: string, file:
   return [
     `^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(abstract\\s+)?(async\\s+)?(class|interface|type|enum|function\\*?|const|let|var|def)\\s+${n}\\b`,
     `^\\s+((public|private|protected|static|async|readonly|abstract|override|get|set)\\s+)*\\*?${n}\\??\\s*(<.*>)?\\((.*\\)\\s*(:.*)?(\\{|:.*;?))?\\s*$`,
-    `^(module\\.)?(exports|[\\w$]+\\.prototype|[A-Z][\\w$]*)\\.${n}\\s*=[^=]`,
+    `^(module\\.)?(exports|[\\w$]+\\.prototype|[A-Z][\\w$]*)\\.${n}\\s*=([^=]|$)`,
     `^\\s*[\\w$.]+\\(\\s*(?:[\\w$.]+\\s*,\\s*)?["']${n}["']\\s*,`,
-    `^${n}\\s*(:[^=]*)?=[^=]|^\\s+((public|private|protected|static|readonly)\\s+)*${n}[?!]?(\\s*:[^=]+)?\\s=\\s|^\\s+((public|private|protected|static|readonly)\\s+)*${n}[?!]?\\s*:[^=]+;?\\s*$`,
+    `^${n}\\s*(:[^=]*)?=[^=]|^\\s+((public|private|protected|static|readonly)\\s+)*${n}[?!]?(\\s*:[^=]+)?\\s=\\s|^\\s+((public|private|protected|static|readonly)\\s+)*${n}[?!]?\\s*:([^=]|=>)+;?\\s*$`,
   ].some((form, index) => new RegExp(form).test(line) && (index < 2 || !/,\s*$/.test(line)));
 }
 

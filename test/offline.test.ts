@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
 import { offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
-import { parseQuestion } from "../src/models/offline/question.js";
+import { parseQuestion, TEST_FILES } from "../src/models/offline/question.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { makeTree, runCli } from "./helpers.js";
 
@@ -190,9 +190,10 @@ describe("offline teaching model", () => {
 
   it("uses glob for a question about kinds of files", async () => {
     const { result, tools } = await ask("which test files are there?");
-    expect(tools).toEqual([{ name: "glob", input: { pattern: "**/*{test,spec}*" } }]);
+    // What test runners collect (test folders, *.test.*, test_*.py …), not every name holding "test" or "spec".
+    expect(tools).toEqual([{ name: "glob", input: { pattern: TEST_FILES } }]);
     expect(result.text).toBe(
-      "Files matching `**/*{test,spec}*`, newest first:\n- test/parse.test.ts\n- test/test_store.py",
+      "Test files (as test runners collect them), newest first:\n- test/parse.test.ts\n- test/test_store.py",
     );
   });
 

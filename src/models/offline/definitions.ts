@@ -21,69 +21,145 @@ const STATEMENT_WORDS = new Set(
 
 export type Tier = 1 | 2 | 3;
 
+/** A function as a value: what `obj.name = …` or a helper call must assign for the line to define `name`. */
+const FUNCTION_VALUE = "(?:function\\b|async\\b|class\\b|\\([^)]*\\)\\s*=>|[\\w$]+\\s*=>)";
+/** Helpers that define a name given as a string: `defineGetter(req, 'host', …)`, `Assertion.addMethod('closeTo', …)`. */
+const DEFINING_HELPER = "(?:[\\w$]+\\.)*(?:add|define|def|register)[\\w$]*";
+
 /**
  * The forms, strongest first. Tier 1: top level (keyword at column 0, `export …`, `NAME = …`,
- * `#define`); tier 2: a keyword form indented (a method, a nested function); tier 3: a class
- * member without a keyword (`name(args) {`, `name: Type;`, `name = value` with spaces).
+ * `exports.name =`, `X.prototype.name =`, `macro_rules!`, `#define`); tier 2: a keyword form indented (a
+ * method, a nested function), a Rust impl block, a Go constant in a `const (` block; tier 3: a class member
+ * without a keyword (`name(args) {`, `name: Type`, `name = value` with spaces), a Go struct field, a name
+ * a helper call defines. Which forms apply depends on the file's language: Go has no `name = value`
+ * definitions outside const and var blocks (one in a test function or a raw string is an assignment or
+ * text), and prose has no C-style signatures.
  */
-function forms(name: string): { tier: Tier; source: string }[] {
+function forms(name: string, language: Language): { tier: Tier; source: string }[] {
   const n = escapeRegex(name);
-  return [
-    { tier: 1, source: `^(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
-    { tier: 1, source: `^\\s*export\\s+(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
-    { tier: 1, source: `^(?:module\\.)?(?:exports\\.)?${n}\\s*(?::[^=]*)?=(?:[^=>]|$)` },
-    { tier: 1, source: `^#\\s*define\\s+${n}\\b` },
-    { tier: 1, source: `^func\\s*\\([^)]*\\)\\s*${n}\\b` },
-    { tier: 1, source: `^[A-Za-z_][\\w<>*, ]*[\\s*]${n}\\s*\\([^;]*$` },
-    { tier: 2, source: `^\\s+(?:@\\w+\\s+)?(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
+  const keyword = [
+    { tier: 1 as Tier, source: `^(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
+    { tier: 1 as Tier, source: `^\\s*export\\s+(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
+    { tier: 2 as Tier, source: `^\\s+(?:@\\w+\\s+)?(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
+  ];
+  if (language === "prose") return keyword;
+  if (language === "go")
+    return [
+      ...keyword,
+      { tier: 1, source: `^func\\s*\\([^)]*\\)\\s*${n}\\b` },
+      // In a const or var block: `Name Type = value`, `Name = iota`, or a bare `Name` that repeats the one above.
+      { tier: 2, source: `^\\t${n}\\s+[\\w.*\\[\\]]+\\s*=|^\\t${n}\\s*=\\s*iota\\b` },
+      ...(/^[A-Z]/.test(name) ? [{ tier: 2 as Tier, source: `^\\t${n}\\s*(?://.*)?$` }] : []),
+      // A struct field: `\tName Type` with nothing assigned (in a function body that is not Go).
+      {
+        tier: 3,
+        source: `^\\t+${n}(?:\\s*,\\s*\\w+)*\\s+(?:[*\\[\\]]|map\\[|func\\(|chan\\s|[A-Za-z_][\\w.]*)[^=:]*$`,
+      },
+      { tier: 3, source: `^\\s+${n}(?:\\s*,\\s*\\w+)*\\s*:=` },
+    ];
+  const shared = [
+    ...keyword.slice(0, 2),
+    { tier: 1 as Tier, source: `^(?:module\\.)?(?:exports\\.)?${n}\\s*(?::[^=]*)?=(?:[^=>]|$)` },
+    { tier: 1 as Tier, source: `^(?:[\\w$]+\\.prototype|[\\w$]+(?:\\.[\\w$]+)*)\\.${n}\\s*=\\s*${FUNCTION_VALUE}` },
+    { tier: 1 as Tier, source: `^[\\w$]+\\.prototype\\.${n}\\s*=(?!=)` },
+    { tier: 1 as Tier, source: `^macro_rules!\\s*${n}\\b` },
+    { tier: 1 as Tier, source: `^#\\s*define\\s+${n}\\b` },
+    { tier: 1 as Tier, source: `^[A-Za-z_][\\w<>*, ]*[\\s*]${n}\\s*\\([^;]*$` },
+    keyword[2],
+    // Rust: `impl Name`, `impl Trait for Name`, `impl Name for Type`.
     {
-      tier: 2,
+      tier: 2 as Tier,
+      source: `^\\s*impl(?:<[^>]*>)?\\s+(?:(?:[\\w:]+(?:<[^>]*>)?)\\s+for\\s+)?(?:[\\w]+::)*${n}\\b|^\\s*impl(?:<[^>]*>)?\\s+(?:[\\w]+::)*${n}\\b.*\\bfor\\b`,
+    },
+    {
+      tier: 2 as Tier,
       source: `^\\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native)\\s+)+[\\w<>\\[\\],.? ]*\\b${n}\\s*\\(`,
     },
     {
-      tier: 3,
+      tier: 3 as Tier,
       source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*\\*?${n}\\??\\s*(?:<[^>]*>)?\\([^()]*\\)\\s*(?::[^{;]*)?\\{\\s*$`,
     },
     // A signature without a body (interface, overload, declaration file) has a return type: `f(x);` alone is a call.
-    { tier: 3, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}\\??\\s*(?:<[^>]*>)?\\([^()]*\\)\\s*:[^{;]*;\\s*$` },
-    { tier: 3, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*:\\s*[^,=;]+;\\s*$` },
-    { tier: 3, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*(?::[^=]+)?\\s=\\s` },
-    { tier: 3, source: `^\\s+${n}\\s*:=` },
+    {
+      tier: 3 as Tier,
+      source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}\\??\\s*(?:<[^>]*>)?\\([^()]*\\)\\s*:[^{;=]*;?\\s*$`,
+    },
+    // A multi-line signature: `static fromSourceMap(` with the parameters below.
+    { tier: 3 as Tier, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)+${n}\\??\\s*(?:<[^>]*>)?\\(\\s*$` },
+    { tier: 3 as Tier, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*:\\s*[^,=;]+;\\s*$` },
+    { tier: 3 as Tier, source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*(?::[^=]+)?\\s=\\s` },
+    { tier: 3 as Tier, source: `^\\s+${n}\\s*:=` },
+    { tier: 3 as Tier, source: `^\\s+[\\w$]+(?:\\.[\\w$]+)*\\.${n}\\s*=\\s*${FUNCTION_VALUE}` },
+    {
+      tier: 3 as Tier,
+      source: `^\\s*${DEFINING_HELPER}\\(\\s*(?:[\\w$.]+\\s*,\\s*)?['"]${n}['"]\\s*,|^\\s*[\\w$.]+\\(\\s*(?:[\\w$.]+\\s*,\\s*)?['"]${n}['"]\\s*,\\s*${FUNCTION_VALUE}`,
+    },
   ];
+  // TypeScript members may go without semicolons: `getState(): S`, `createdAt: number`.
+  if (language === "typescript")
+    shared.push({
+      tier: 3,
+      source: `^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*:\\s*[^,=;{}()]+$|^\\s+(?:(?:${MEMBER_MODIFIERS})\\s+)*${n}[?!]?\\s*:\\s*\\([^)]*\\)\\s*=>.*[^,;]$`,
+    });
+  return shared;
+}
+
+/** What decides which definition forms a file can hold. */
+type Language = "go" | "typescript" | "prose" | "other";
+
+function languageOf(file: string): Language {
+  const extension = extensionOf(file);
+  if (extension === "go") return "go";
+  if (/^[mc]?tsx?$/.test(extension)) return "typescript";
+  if (file && !isSource(file)) return "prose";
+  return "other";
 }
 
 /**
  * One grep pattern that finds every definition form of `name` (and a few lines that are not:
  * `definitionTier` sorts them out): a keyword before the name, words or types before the name
- * and then `=`, `:`, `(` or `<` after it, or a Go method.
+ * and then `=`, `:`, `(` or `<` after it, a member assignment (`exports.name =`), a Go method or
+ * field, a Rust macro or impl, a helper call with the name as a string.
  */
 export function definitionPattern(name: string): string {
   const n = escapeRegex(name);
-  return `\\b(?:${SEARCH_KEYWORDS})\\s+\\*?${n}\\b|^\\s*(?:[\\w<>\\[\\],.?]+\\s+)*\\*?${n}\\s*[?!=:(<]|^func\\s*\\([^)]*\\)\\s*${n}\\b`;
+  return (
+    `\\b(?:${SEARCH_KEYWORDS})\\s+\\*?${n}\\b|^\\s*(?:[\\w<>\\[\\],.?]+\\s+)*\\*?${n}\\s*[?!=:(<]|^func\\s*\\([^)]*\\)\\s*${n}\\b` +
+    `|^\\s*(?:[\\w$]+\\.)+${n}\\s*=|macro_rules!\\s*${n}\\b|^\\s*impl\\b.*\\b${n}\\b|^\\t+${n}\\b|\\(\\s*(?:[\\w$.]+\\s*,\\s*)?['"]${n}['"]\\s*,`
+  );
 }
 
 /** The narrower search when the first one was capped: top-level forms only (column 0). */
 export function topLevelPattern(name: string): string {
   const n = escapeRegex(name);
-  return `^(?:\\w+\\s+)*(?:${SEARCH_KEYWORDS})\\s+\\*?${n}\\b|^${n}\\s*[=:]|^func\\s*\\([^)]*\\)\\s*${n}\\b`;
+  return `^(?:\\w+\\s+)*(?:${SEARCH_KEYWORDS})\\s+\\*?${n}\\b|^${n}\\s*[=:]|^func\\s*\\([^)]*\\)\\s*${n}\\b|^(?:[\\w$]+\\.)+${n}\\s*=|^macro_rules!\\s*${n}\\b`;
 }
 
-/** The tier of the strongest form `text` matches as a definition of `name`, or null for a use, an import, a call. */
-export function definitionTier(text: string, name: string): Tier | null {
+/**
+ * The tier of the strongest form `text` matches as a definition of `name` in `file`, or null for a
+ * use, an import (`var x = require(…)` included), a call.
+ */
+export function definitionTier(text: string, name: string, file = ""): Tier | null {
   const firstWord = /^\s*([A-Za-z_]+)/.exec(text)?.[1] ?? "";
-  if (STATEMENT_WORDS.has(firstWord)) return null;
+  if (STATEMENT_WORDS.has(firstWord) || isImport(text)) return null;
   if (/^\s*type\s+[\w$]+(\s+as\s+[\w$]+)?,?\s*$/.test(text)) return null; // an entry of an import or export { … } list
-  for (const form of compiledForms(name)) if (form.regex.test(text)) return form.tier;
+  for (const form of compiledForms(name, languageOf(file))) if (form.regex.test(text)) return form.tier;
   return null;
 }
 
 /** The last name's forms, compiled: definitionTier is asked about one name for every hit of a search in a row. */
-let compiled: { name: string; forms: { tier: Tier; regex: RegExp }[] } | undefined;
+const compiled = new Map<string, { tier: Tier; regex: RegExp }[]>();
 
-function compiledForms(name: string): { tier: Tier; regex: RegExp }[] {
-  if (compiled?.name !== name)
-    compiled = { name, forms: forms(name).map(({ tier, source }) => ({ tier, regex: new RegExp(source) })) };
-  return compiled.forms;
+function compiledForms(name: string, language: Language): { tier: Tier; regex: RegExp }[] {
+  const key = `${language} ${name}`;
+  if (!compiled.has(key)) {
+    if (compiled.size > 64) compiled.clear();
+    compiled.set(
+      key,
+      forms(name, language).map(({ tier, source }) => ({ tier, regex: new RegExp(source) })),
+    );
+  }
+  return compiled.get(key)!;
 }
 
 export interface Hit {
@@ -133,7 +209,7 @@ export interface Definition extends Hit {
 /** The hits that define `name`, best first: code before tests and docs, top level before members, then grep's order. */
 export function rankDefinitions(hits: Hit[], name: string): Definition[] {
   const found = hits.flatMap((hit) => {
-    const tier = definitionTier(hit.text, name);
+    const tier = definitionTier(hit.text, name, hit.path);
     return tier ? [{ ...hit, tier }] : [];
   });
   return found
@@ -165,7 +241,7 @@ export function matchesInclude(file: string, include: string): boolean {
 
 /** Code first, then tests, then docs, grep's order (newest first) within each; imports and comments last in each. */
 export function sortBySource(hits: Hit[]): Hit[] {
-  const weight = (hit: Hit) => fileRank(hit.path) * 2 + (isImport(hit.text) || isComment(hit.text) ? 1 : 0);
+  const weight = (hit: Hit) => fileRank(hit.path) * 2 + (isImport(hit.text) || isComment(hit.text, hit.path) ? 1 : 0);
   return hits
     .map((hit, index) => ({ hit, index }))
     .sort((a, b) => weight(a.hit) - weight(b.hit) || a.index - b.index)
@@ -179,8 +255,12 @@ export function isImport(text: string): boolean {
   );
 }
 
-/** Comment lines: a mention, not a use. */
-export function isComment(text: string): boolean {
+/**
+ * Comment lines: a mention, not a use. A line starting with `*` is a comment only as `/*` or a block
+ * comment's ` * ` continuation, and never in Python, where `*args` starts a call's line.
+ */
+export function isComment(text: string, file = ""): boolean {
+  if (/^\s*\*(?!\s|\/|$)/.test(text) || (extensionOf(file) === "py" && /^\s*\*/.test(text))) return false;
   return /^\s*(\/\/|#(?!include|define)|\/?\*|--|"""|''')/.test(text);
 }
 
@@ -206,5 +286,7 @@ export function isCapped(result: string): boolean {
 /** A word as a search stem: lower case, without a common ending ("loaded" → "load"). */
 export function stem(word: string): string {
   const lower = word.toLowerCase();
-  return escapeRegex(lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower);
+  if (lower.length <= 5) return escapeRegex(lower);
+  // "loaded" → "load", "passes" → "pass", "states" → "state"; "express" and "class" keep their double s.
+  return escapeRegex(lower.replace(/(ing|ed)$|(?<=(?:s|x|z|ch|sh))es$|(?<!s)s$/, ""));
 }

@@ -1,5 +1,13 @@
 // The offline model's policy: given the question and the tool calls made so far in this turn, the next move — a thought and one or more tool calls, or the answer.
-import { definitionAnswer, honestFailure, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
+import {
+  definitionAnswer,
+  honestFailure,
+  listAnswer,
+  mentionAnswer,
+  overviewAnswer,
+  projectOverviewAnswer,
+  usageAnswer,
+} from "./answers.js";
 import {
   type Definition,
   definitionPattern,
@@ -52,10 +60,26 @@ export function nextMove(question: Question, done: Exchange[]): Move {
     case "files":
       if (!last.length)
         return {
-          thought: "A question about kinds of files: glob lists them.",
+          thought: question.tests
+            ? "Test files are what test runners collect (test folders, *_test.go, test_*.py, *.test.*, *.spec.*): glob lists them."
+            : "A question about kinds of files: glob lists them.",
           calls: [call("glob", { pattern: question.pattern })],
         };
-      return { answer: listAnswer(`Files matching \`${question.pattern}\`, newest first:`, last[0].result) };
+      if (question.tests && last[0].result.startsWith("No files"))
+        return {
+          answer:
+            "No test files: nothing here is in a test folder (test/, tests/, __tests__/, spec/) or named as test runners expect (*_test.go, test_*.py, *_test.py, *.test.*, *.spec.*).",
+        };
+      return {
+        answer: listAnswer(
+          question.tests
+            ? "Test files (as test runners collect them), newest first:"
+            : `Files matching \`${question.pattern}\`, newest first:`,
+          last[0].result,
+        ),
+      };
+    case "overview":
+      return overviewMove(question.text, done, last);
     case "folder":
       if (!last.length)
         return {
@@ -89,7 +113,7 @@ function definitionMove(name: string, owner: string | undefined, done: Exchange[
       const definition = definitions.find(
         (d) => d.path === exchange.input.path && windowStart(d) === exchange.input.offset,
       );
-      return definition ? [{ definition, window: exchange }] : [];
+      return definition ? [{ definition, window: { ...exchange, offset: windowStart(definition) } }] : [];
     });
     return {
       answer: definitionAnswer(
@@ -144,7 +168,8 @@ function bestDefinitions(name: string, owner: string | undefined, done: Exchange
   if (!owner) return definitions;
   const classes = ownerDefinitions(owner, done);
   const inside = definitions.filter((d) => classes.some((c) => c.path === d.path && c.line < d.line));
-  return [...inside, ...definitions.filter((d) => !inside.includes(d))];
+  // Inside the owner, only those: the same method name in an unrelated class is not "also" the answer.
+  return inside.length ? inside : definitions;
 }
 
 function ownerDefinitions(owner: string, done: Exchange[]): Definition[] {
@@ -197,7 +222,8 @@ function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exc
 
 /** Lines that mention two words together (either order), else the longer word alone. */
 function textMove(words: string[], done: Exchange[], last: Exchange[]): Move {
-  const stems = [...new Set(words.map(stem))].sort((a, b) => b.length - a.length).slice(0, 2);
+  // In the question's order (the verb stays), two words at most; the first of them alone if no line has both.
+  const stems = [...new Set(words.map(stem))].slice(0, 2);
   const together = stems.length === 2 ? `(?i)${stems[0]}.*${stems[1]}|${stems[1]}.*${stems[0]}` : `(?i)${stems[0]}`;
   if (!last.length)
     return {
@@ -239,4 +265,30 @@ function windowStart(d: Definition): number {
 
 function call(name: string, input: Record<string, unknown>): Call {
   return { name, input };
+}
+
+/**
+ * "explain" with piped text, "what does this project do?": a search cannot explain, so the answer says what
+ * the text holds (or what the project's top level and README hold) and that an explanation needs a real model.
+ */
+function overviewMove(text: string | undefined, done: Exchange[], last: Exchange[]): Move {
+  if (text !== undefined) return { answer: overviewAnswer(text) };
+  if (!last.length)
+    return {
+      thought: "I cannot explain a project, only show what it holds: listing the top level and looking for a README.",
+      calls: [call("list_files", { path: "." }), call("glob", { pattern: "README*" })],
+    };
+  if (last[0].name === "list_files") {
+    const readme = last[1]?.result.split("\n").find((line) => /^README/i.test(line));
+    if (readme)
+      return {
+        thought: `Reading the start of ${readme}, where a project usually says what it is.`,
+        calls: [call("read_file", { path: readme, offset: 1, limit: READ_WINDOW })],
+      };
+    return { answer: projectOverviewAnswer(last[0].result, null) };
+  }
+  const listing = done.find((e) => e.name === "list_files")?.result ?? "";
+  return {
+    answer: projectOverviewAnswer(listing, last[0].isError ? null : { path: last[0].input.path, text: last[0].result }),
+  };
 }
