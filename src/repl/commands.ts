@@ -14,7 +14,9 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
 Ctrl-C cancels a running turn, or clears the line. Up/Down recall earlier questions.
-A multi-line paste is one question; its line breaks show as ⏎.`;
+A multi-line paste is one question; its line breaks show as ⏎.
+Without a key, the offline teaching model answers: where is X defined?  who calls X? / where is X used?
+  which files are tests? (or python, docs …)  what is in src?  and lines that mention words; it cannot explain code.`;
 
 /** What a command may change beyond the session: step-through mode exists only on a terminal. */
 export interface CommandContext {

@@ -158,11 +158,11 @@ function unclipped(text: string): string {
 const OVERVIEW_DEFINITION =
   /^\s*(?:(?:export|default|pub|public|private|static|async|abstract)\s+)*(?:class|def|function\*?|func|fn|struct|enum|trait|interface|type|macro_rules!)\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/;
 const EXPLANATION_NEEDS_A_MODEL =
-  "I can't explain code: I am a fixed search-then-read policy, not a language model. An explanation needs a real model (set ANTHROPIC_API_KEY, or replay a recorded session with --replay).";
+  "I can't explain code: I am a fixed search-then-read policy, not a language model. An explanation needs a real model (set ANTHROPIC_API_KEY).";
 
 /** Piped text: its size, its definitions with line numbers, what it imports, and the plain limit. */
 export function overviewAnswer(text: string): string {
-  const lines = text.split("\n");
+  const lines = text.replace(/\n$/, "").split("\n");
   const definitions = lines.flatMap((line, index) => {
     const name = OVERVIEW_DEFINITION.exec(line)?.[1];
     return name ? [`- line ${index + 1}: ${name}`] : [];

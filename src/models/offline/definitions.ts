@@ -111,7 +111,7 @@ function languageOf(file: string): Language {
   const extension = extensionOf(file);
   if (extension === "go") return "go";
   if (/^[mc]?tsx?$/.test(extension)) return "typescript";
-  if (file && !isSource(file)) return "prose";
+  if (/^(md|markdown|txt|rst|adoc)$/.test(extension)) return "prose";
   return "other";
 }
 

@@ -158,7 +158,10 @@ function folderAskedAbout(question: string): string | null {
 
 /** "which files are tests?", "where are the tests?", "list the test files". */
 function asksForTests(question: string): boolean {
-  return /(?<![.\w-])(tests?|specs?)(?![.\w-])/i.test(question) && /\b(files?|which|where|list|show|are there)\b/i.test(question);
+  return (
+    /(?<![.\w-])(tests?|specs?)(?![.\w-])/i.test(question) &&
+    /\b(files?|which|where|list|show|are there)\b/i.test(question)
+  );
 }
 
 /** A dotted path of lower-case words asked about as a module or package: "the json.decoder module". */
