@@ -42,7 +42,12 @@ function forms(name: string, language: Language): { tier: Tier; source: string }
     { tier: 1 as Tier, source: `^\\s*export\\s+(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
     { tier: 2 as Tier, source: `^\\s+(?:@\\w+\\s+)?(?:(?:${MODIFIERS})\\s+)*(?:${KEYWORDS})\\s+\\*?${n}\\b` },
   ];
-  if (language === "prose") return keyword;
+  const assignment = {
+    tier: 1 as Tier,
+    source: `^(?:module\\.)?(?:exports\\.)?${n}\\s*(?::[^=]*)?=(?:[^=>]|$)`,
+  };
+  // Prose: a keyword form (in a code sample) or `NAME = value` at column 0, never a call's shape.
+  if (language === "prose") return [...keyword, assignment];
   if (language === "go")
     return [
       ...keyword,
@@ -59,7 +64,7 @@ function forms(name: string, language: Language): { tier: Tier; source: string }
     ];
   const shared = [
     ...keyword.slice(0, 2),
-    { tier: 1 as Tier, source: `^(?:module\\.)?(?:exports\\.)?${n}\\s*(?::[^=]*)?=(?:[^=>]|$)` },
+    assignment,
     { tier: 1 as Tier, source: `^(?:[\\w$]+\\.prototype|[\\w$]+(?:\\.[\\w$]+)*)\\.${n}\\s*=\\s*${FUNCTION_VALUE}` },
     { tier: 1 as Tier, source: `^[\\w$]+\\.prototype\\.${n}\\s*=(?!=)` },
     { tier: 1 as Tier, source: `^macro_rules!\\s*${n}\\b` },
