@@ -167,6 +167,8 @@ async function main(argv: string[]): Promise<number> {
 
   if (terminal && values.print === undefined) {
     const { historyFile, runTerminal } = await import("./repl/terminal.js");
+    // The REPL counts tokens for its first answer too: the tokenizer is built on another thread while the person types.
+    (await import("./tokens/count.js")).warmTokenizer();
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
