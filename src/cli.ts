@@ -40,6 +40,7 @@ Options:
   --quiet                    hide the step log
   --verbose                  also print every tool result
   --trace FILE               append the session to FILE as JSON lines
+  --replay TRACE             answer from a --trace recording instead of a model (no key; the tools run live)
   --step                     step-through: pause before each model call and tool call (terminal only)
   --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
   -p, --print "question"     answer one question and exit
@@ -76,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
       quiet: { type: "boolean" },
       verbose: { type: "boolean" },
       trace: { type: "string" },
+      replay: { type: "string" },
       step: { type: "boolean" },
       "no-history": { type: "boolean" },
       print: { type: "string", short: "p" },
@@ -108,7 +110,10 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
 
   const workspace = openWorkspace(values.cwd);
-  const offline = values.offline || !hasCredentials();
+  // --replay: a recorded session answers, no key needed; the tools run live (src/models/replay.ts).
+  const replay = values.replay === undefined ? undefined : await import("./models/replay.js");
+  const recording = replay && loadOrRefuse(() => replay.loadRecording(values.replay!), replay.ReplayError, UsageError);
+  const offline = values.offline || recording !== undefined || !hasCredentials();
   if (!offline) checkBaseUrl();
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
@@ -137,11 +142,25 @@ async function main(argv: string[]): Promise<number> {
     estimated: false,
     pricing: { model: name, estimate: false },
   });
+  const replayChoice = (): ModelChoice => {
+    const model = replay!.replayModel(recording!, (text) => log.notice(text));
+    return {
+      model,
+      label: `replay of ${values.replay} (recorded with ${model.name}; the tools run live, usage is as recorded)`,
+      estimated: false,
+      pricing: { model: model.name, estimate: false },
+    };
+  };
   const session = new Session({
-    choice: offline ? offlineChoice() : claudeChoice(claudeName),
+    choice: recording ? replayChoice() : offline ? offlineChoice() : claudeChoice(claudeName),
     chooseModel: (name) =>
-      offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
-    describeError: describeApiError,
+      recording
+        ? `the recording answers here; model names are ignored (${name})`
+        : offline
+          ? `the offline teaching model answers here; model names are ignored (${name})`
+          : claudeChoice(name),
+    describeError: async (error) =>
+      replay && error instanceof replay.ReplayError ? `replay: ${error.message}` : describeApiError(error),
     // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
       const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
@@ -186,6 +205,19 @@ async function main(argv: string[]): Promise<number> {
     return code;
   }
   return runPiped(session);
+}
+
+/** A recording that cannot be replayed is a usage error (exit 2), with the line, record and field it names. */
+function loadOrRefuse<T>(
+  load: () => T,
+  Refused: new (...args: any[]) => Error,
+  UsageError: new (m: string) => Error,
+): T {
+  try {
+    return load();
+  } catch (error) {
+    throw error instanceof Refused ? new UsageError(error.message) : error;
+  }
 }
 
 /** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */
