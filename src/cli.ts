@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
-  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } = await import("./options.js");
+  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace, replayOf } = await import("./options.js");
   const { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } = await import(
     "./models/claude.js"
   );
@@ -110,10 +110,8 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
 
   const workspace = openWorkspace(values.cwd);
-  // --replay: a recorded session answers, no key needed; the tools run live (src/models/replay.ts).
-  const replay = values.replay === undefined ? undefined : await import("./models/replay.js");
-  const recording = replay && loadOrRefuse(() => replay.loadRecording(values.replay!), replay.ReplayError, UsageError);
-  const offline = values.offline || recording !== undefined || !hasCredentials();
+  const replayed = values.replay === undefined ? undefined : await replayOf(values.replay, (t) => log.notice(t));
+  const offline = values.offline || replayed !== undefined || !hasCredentials();
   if (!offline) checkBaseUrl();
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
@@ -142,25 +140,11 @@ async function main(argv: string[]): Promise<number> {
     estimated: false,
     pricing: { model: name, estimate: false },
   });
-  const replayChoice = (): ModelChoice => {
-    const model = replay!.replayModel(recording!, (text) => log.notice(text));
-    return {
-      model,
-      label: `replay of ${values.replay} (recorded with ${model.name}; the tools run live, usage is as recorded)`,
-      estimated: false,
-      pricing: { model: model.name, estimate: false },
-    };
-  };
   const session = new Session({
-    choice: recording ? replayChoice() : offline ? offlineChoice() : claudeChoice(claudeName),
+    choice: replayed ?? (offline ? offlineChoice() : claudeChoice(claudeName)),
     chooseModel: (name) =>
-      recording
-        ? `the recording answers here; model names are ignored (${name})`
-        : offline
-          ? `the offline teaching model answers here; model names are ignored (${name})`
-          : claudeChoice(name),
-    describeError: async (error) =>
-      replay && error instanceof replay.ReplayError ? `replay: ${error.message}` : describeApiError(error),
+      offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
+    describeError: async (error) => replayed?.stopped(error) ?? describeApiError(error),
     // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
       const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
@@ -186,8 +170,6 @@ async function main(argv: string[]): Promise<number> {
 
   if (terminal && values.print === undefined) {
     const { historyFile, runTerminal } = await import("./repl/terminal.js");
-    // The REPL counts tokens for its first answer too: the tokenizer is built on another thread while the person types.
-    (await import("./tokens/count.js")).warmTokenizer();
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
@@ -205,19 +187,6 @@ async function main(argv: string[]): Promise<number> {
     return code;
   }
   return runPiped(session);
-}
-
-/** A recording that cannot be replayed is a usage error (exit 2), with the line, record and field it names. */
-function loadOrRefuse<T>(
-  load: () => T,
-  Refused: new (...args: any[]) => Error,
-  UsageError: new (m: string) => Error,
-): T {
-  try {
-    return load();
-  } catch (error) {
-    throw error instanceof Refused ? new UsageError(error.message) : error;
-  }
 }
 
 /** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */

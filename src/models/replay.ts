@@ -173,3 +173,8 @@ function changedResults(call: RecordedCall, live: MessageParam | undefined): str
     liveResults[i] === recorded.content ? [] : [`${recorded.name} result`],
   );
 }
+
+/** How a turn the recording stopped is told (one line, then the prompt), or undefined for another error. */
+export function replayStopped(error: unknown): string | undefined {
+  return error instanceof ReplayError ? `replay: ${error.message}` : undefined;
+}

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { escapeControl } from "../escape.js";
+import { warmTokenizer } from "../tokens/count.js";
 import { runCommand } from "./commands.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
 import { type Session, say } from "./session.js";
@@ -33,6 +34,7 @@ export interface TerminalOptions {
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
+  warmTokenizer(); // on another thread, while the person types: the first answer need not wait ~1.2 s for it
   const keyboard = new Keyboard();
   const rl = readline.createInterface({
     input: keyboard.stream,
