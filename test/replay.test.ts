@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
 import { makeTree, runCli } from "./helpers.js";
+import { prompts, scoutOnPty } from "./pty.js";
 
 const FILES = {
   "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
@@ -106,5 +107,23 @@ describe("scout --replay TRACE", { timeout: 120_000 }, () => {
     const notJson = path.join(traces, "not-json.jsonl");
     fs.writeFileSync(notJson, `${lines[0]}\n{"type": "model",\n`);
     expect((await replay(notJson)).stderr).toContain(`scout: ${notJson} line 2: not a JSON record`);
+  });
+
+  it("works with --step in the REPL: a pause before each recorded model call and each live tool call", async () => {
+    const { trace } = await record();
+    const pty = scoutOnPty(root, keyless, { args: ["--cwd", root, "--replay", trace, "--step"] });
+    await pty.waitFor(/you > /);
+    pty.type(`${QUESTION}\r`);
+    await pty.waitFor(/⏸ \[1\] next: model call with 1 message/);
+    pty.type(" ");
+    await pty.waitFor(/⏸ \[2\] next: grep \{"pattern":"def safe_path"\}/);
+    pty.type(" ");
+    await pty.waitFor(/⏸ \[3\] next: model call with 3 messages, 1,200 input tokens so far/);
+    pty.type(" ");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toContain("`safe_path` is defined at app.py:3.");
+    expect(pty.screen()).toContain("1,400 in / 20 out tokens");
   });
 });
