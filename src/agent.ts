@@ -5,6 +5,7 @@
 // the results back until the model stops asking.
 import type Anthropic from "@anthropic-ai/sdk";
 import { SYSTEM_PROMPT } from "./prompt.js";
+import { checkToolCalls } from "./tool-calls.js";
 import { runTool, toolSchemas, tools as scoutTools } from "./tools/index.js";
 import type { Tool, ToolResult } from "./tools/tool.js";
 import type { Workspace } from "./workspace/workspace.js";
@@ -144,6 +145,7 @@ export async function runTurn(question: string, history: MessageParam[], options
       onStep({ type: "model_start", step, request: { ...request, messages: [...history] } }); // a copy: /request shows it later
       const started = Date.now();
       const response = await model.createMessage(request, { signal, onText });
+      const { content, calls } = checkToolCalls(response.content); // malformed or too many: refused, not run
       for (const key of Object.keys(turn.usage) as (keyof Usage)[]) turn.usage[key] += response.usage[key] ?? 0;
       onStep({
         type: "model",
@@ -153,18 +155,17 @@ export async function runTurn(question: string, history: MessageParam[], options
         usage: response.usage,
         ms: Date.now() - started,
         request: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
-        content: response.content,
+        content,
       });
 
       // 2. Append its message to the history.
-      const calls = response.content.filter((block) => block.type === "tool_use");
       const asksForTools = response.stop_reason === "tool_use" && calls.length > 0;
-      history.push({ role: "assistant", content: asksForTools ? response.content : withoutToolUse(response.content) });
+      history.push({ role: "assistant", content: asksForTools ? content : withoutToolUse(content) });
 
       // 3. Unless it asked for tools, the turn is over: answer, max_tokens, refusal, or anything else.
       if (!asksForTools) {
         turn.stopReason = response.stop_reason ?? "unknown";
-        turn.text = textOf(response.content);
+        turn.text = textOf(content);
         break;
       }
 
@@ -172,12 +173,15 @@ export async function runTurn(question: string, history: MessageParam[], options
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
         signal?.throwIfAborted(); // Ctrl-C: not one more tool (the running one got the signal too)
-        const verdict = pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run";
+        const verdict = call.refused
+          ? "run"
+          : (pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run");
         if (verdict === "quit") throw new TurnQuit();
         onStep({ type: "tool_start", step, name: call.name });
         const toolStarted = Date.now();
         const skipped = verdict === "skip";
-        const result = skipped ? SKIPPED : await runTool(call.name, call.input, { workspace, signal }, tools);
+        const result =
+          call.refused ?? (skipped ? SKIPPED : await runTool(call.name, call.input, { workspace, signal }, tools));
         const ms = Date.now() - toolStarted;
         onStep({ type: "tool", step, name: call.name, input: call.input, result, ms, skipped });
         turn.toolCalls.push(call.name);

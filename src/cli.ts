@@ -97,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
     "./models/claude.js"
   );
   const { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE, offlineModel } = await import("./models/offline.js");
-  const { Session } = await import("./repl/session.js");
+  const { Session, say } = await import("./repl/session.js");
   const { StepLog } = await import("./steplog.js");
   const { estimateCounter } = await import("./tokens/count.js");
   if (positionals.length)
@@ -163,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
     workspace,
     maxSteps,
     log,
-    trace: values.trace === undefined ? undefined : await openTrace(values.trace),
+    trace: values.trace === undefined ? undefined : await openTrace(values.trace, say), // a failed write: one line
   });
   const modelIgnored = offline && values.model !== undefined;
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;

@@ -38,3 +38,12 @@ export function escapePath(text: string): string {
 function hex(code: number, digits: number): string {
   return code.toString(16).padStart(digits, "0");
 }
+
+// JSON.stringify escapes C0 controls but leaves DEL and the C1 controls raw (JSON allows them), and a
+// terminal acts on 0x9b as on ESC [. Written as \u escapes they mean the same to a JSON reader.
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
+
+/** JSON text with DEL, the C1 controls and the line separators as \u escapes: the same value, safe to print. */
+export function escapeJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (char) => `\\u${hex(char.charCodeAt(0), 4)}`);
+}

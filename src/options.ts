@@ -24,24 +24,33 @@ export function openWorkspace(dir = process.cwd()): Workspace {
   }
 }
 
-/** ANTHROPIC_BASE_URL, if set, must be an http(s) address; the SDK's own error would not name the variable. */
+/**
+ * ANTHROPIC_BASE_URL, if set, must be an http(s) address without credentials (fetch refuses
+ * user:password@ anyway); the SDK's own error would not name the variable. A value holding "@"
+ * is never echoed, since what precedes it may be a password.
+ */
 export function checkBaseUrl(value = process.env.ANTHROPIC_BASE_URL): void {
   if (value === undefined || value === "") return;
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {}
+  const shown = value.includes("@") ? "(not shown: it holds an @, as credentials do)" : `"${value}"`;
   if (!url || !["http:", "https:"].includes(url.protocol))
-    throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: "${value}"`);
+    throw new UsageError(`ANTHROPIC_BASE_URL is not an http(s) address: ${shown}`);
+  if (url.username !== "" || url.password !== "")
+    throw new UsageError(
+      `ANTHROPIC_BASE_URL holds credentials (user:password@), which are not sent that way and never shown; put the key in ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN`,
+    );
 }
 
-export async function openTrace(file: string): Promise<Trace> {
+/** --trace FILE, opened to append (see src/trace.ts); `onFailure` says, once, why a later write failed. */
+export async function openTrace(file: string, onFailure?: (line: string) => void): Promise<Trace> {
   const { Trace } = await import("./trace.js");
   try {
-    return new Trace(file);
+    return new Trace(file, onFailure);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`--trace ${file}: cannot write there (${code ?? message}; tried ${path.resolve(file)})`);
+    throw new UsageError(`${(error as Error).message} (tried ${path.resolve(file)})`);
   }
 }
 

@@ -9,18 +9,33 @@
 //   turn      {result: {text, stopReason, modelCalls, toolCalls, usage}}   a turn that ended
 //   failure   {kind: "api_error" | "cancelled" | "stopped" | "step_cap", message}   a turn that did not answer
 // `n` is the step log's [n]; `step` the model call of the turn it belongs to.
-import fs from "node:fs";
+// A trace holds everything sent, piped stdin included, so it is created (and kept) 0600,
+// and it stops at the size `scout tokens --trace` reads back. It is opened
+// and written as a person's file (src/person-file.ts): a FIFO or a device is
+// refused, and a write that fails (a full disk) ends the trace with one line,
+// never the session.
 import type { StepEvent } from "./agent.js";
+import { PersonFileAppender, PersonFileError } from "./person-file.js";
 import { estimateTokens } from "./tokens/count.js";
+import { MAX_TRACE_BYTES } from "./tokens/trace-read.js";
 
 export type FailureKind = "api_error" | "cancelled" | "stopped" | "step_cap";
 
-export class Trace {
-  private readonly fd: number;
+/** A trace file's permissions: only its owner may read what was sent. */
+export const TRACE_FILE_MODE = 0o600;
 
-  /** Opens FILE for appending; throws if it cannot be written. */
-  constructor(file: string) {
-    this.fd = fs.openSync(file, "a");
+export class Trace {
+  private file: PersonFileAppender | undefined;
+
+  /**
+   * Opens FILE for appending; throws a PersonFileError naming --trace if it cannot be written.
+   * `onFailure` gets the one line that says why the trace stopped, when a later write fails.
+   */
+  constructor(
+    file: string,
+    private readonly onFailure: (line: string) => void = (line) => console.error(line),
+  ) {
+    this.file = new PersonFileAppender(file, { option: "--trace", mode: TRACE_FILE_MODE, maxBytes: MAX_TRACE_BYTES });
   }
 
   question(text: string, pipedChars?: number): void {
@@ -44,7 +59,15 @@ export class Trace {
 
   /** One line per record, written with one system call: a crash loses nothing already written. */
   private write(record: object): void {
-    fs.writeSync(this.fd, `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
+    if (!this.file) return;
+    try {
+      this.file.write(`${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
+    } catch (error) {
+      if (!(error instanceof PersonFileError)) throw error;
+      this.file.close();
+      this.file = undefined; // the session goes on, untraced
+      this.onFailure(`scout: ${error.message}; the trace stops here, the session goes on`);
+    }
   }
 }
 

@@ -25,6 +25,7 @@ export type Scripted =
   | { kind: "stall"; text: string }
   | { kind: "count"; input_tokens: number }
   | { kind: "hang" }
+  | { kind: "events"; events: { type: string; [key: string]: unknown }[] }
   | { kind: "slow"; ms: number; then: Scripted };
 
 export const text = (text: string): Block => ({ type: "text", text });
@@ -56,6 +57,11 @@ export const streamError = (type: string, message: string): Scripted => ({ kind:
 export const stall = (text: string): Scripted => ({ kind: "stall", text });
 /** A count_tokens answer. */
 export const count = (input_tokens: number): Scripted => ({ kind: "count", input_tokens });
+/** A stream of exactly these server-sent events (after status 200): malformed ones included, as a hostile server sends. */
+export const events = (...list: { type: string; [key: string]: unknown }[]): Scripted => ({
+  kind: "events",
+  events: list,
+});
 /** Receives the request and never answers (until the client gives up). */
 export const hang: Scripted = { kind: "hang" };
 /** Answers `then` after `ms` milliseconds: a turn that takes a while, to type during. */
@@ -108,6 +114,11 @@ export async function startApiServer(): Promise<ApiServer> {
       return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
     if (next.kind === "count") return sendJson(res, 200, { input_tokens: next.input_tokens });
     if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model);
+    if (next.kind === "events") {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const data of next.events) res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+      return res.end();
+    }
     const message = {
       id: `msg_${requests.length}`,
       type: "message",

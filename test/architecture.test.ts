@@ -18,7 +18,7 @@ const LAYERS: [name: string, owns: (file: string) => boolean][] = [
   ["shared", (file) => file === "types.ts" || file === "escape.ts"],
   ["workspace", (file) => file.startsWith("workspace/")],
   ["tools", (file) => file.startsWith("tools/")],
-  ["agent", (file) => ["agent.ts", "prompt.ts", "tokens/count.ts"].includes(file)],
+  ["agent", (file) => ["agent.ts", "prompt.ts", "tool-calls.ts", "tokens/count.ts"].includes(file)],
   ["models", (file) => file.startsWith("models/")],
   ["top", () => true], // cli.ts, repl.ts, steplog.ts, the rest of tokens/
 ];

@@ -23,7 +23,7 @@ describe("usage errors name what caused them (exit status 2)", () => {
     const root = tree({ "a.txt": "x\n" });
     const run = await runCli(["--trace", "no/such/dir/t.jsonl", "-p", "q"], { cwd: root, env: OFFLINE });
     expect(run.stderr).toContain(
-      `scout: --trace no/such/dir/t.jsonl: cannot write there (ENOENT; tried ${root}/no/such/dir/t.jsonl)`,
+      `scout: --trace no/such/dir/t.jsonl: cannot write it: no such file or folder (ENOENT) (tried ${root}/no/such/dir/t.jsonl)`,
     );
     expect(run.code).toBe(2);
   });

@@ -19,7 +19,7 @@ describe("grep: output", () => {
   const root = tree({
     "src/a.ts": { content: "one\nfoo two\nthree\nfour\nfive\nsix\nfoo seven\n", mtime: 2_000 },
     "src/b.ts": { content: "foo\n", mtime: 3_000 },
-    "docs/c.md": { content: "Foo md\nfoo md\n", mtime: 1_000 },
+    "docs/c.md": { content: "Bar md\nfoo md\n", mtime: 1_000 }, // no "Foo": grep uses smart case
   });
 
   it("prints path:line:text, files newest first, lines in file order", async () => {
@@ -44,7 +44,7 @@ describe("grep: output", () => {
         "src/a.ts-6-six",
         "src/a.ts:7:foo seven",
         "--",
-        "docs/c.md-1-Foo md",
+        "docs/c.md-1-Bar md",
         "docs/c.md:2:foo md",
       ].join("\n"),
     );
@@ -87,11 +87,11 @@ describe("grep: output", () => {
     expect(lines[100]).toBe(CAP_MESSAGE);
   });
 
-  it("is case-sensitive unless the pattern starts with (?i)", async () => {
-    expect((await call(root, "grep", { pattern: "Foo" })).content).toBe("docs/c.md:1:Foo md");
-    expect((await call(root, "grep", { pattern: "(?i)^foo md" })).content).toBe(
-      "docs/c.md:1:Foo md\ndocs/c.md:2:foo md",
-    );
+  it("uses smart case, as glob does: an upper-case letter makes the pattern exact, (?-i) too", async () => {
+    const cased = tree({ "c.md": "Foo md\nfoo md\n" });
+    expect((await call(cased, "grep", { pattern: "Foo" })).content).toBe("c.md:1:Foo md");
+    expect((await call(cased, "grep", { pattern: "^foo md" })).content).toBe("c.md:1:Foo md\nc.md:2:foo md");
+    expect((await call(cased, "grep", { pattern: "(?-i)^foo md" })).content).toBe("c.md:2:foo md");
   });
 
   it("searches a regex", async () => {
@@ -306,9 +306,9 @@ describe("grep: what it searches", () => {
     expect((await call(root, "grep", { pattern: "MARK", path: "app.log" })).content).toBe("app.log:1:MARK in log");
   });
 
-  it("shows invalid UTF-8 as replacement characters", async () => {
+  it("shows invalid UTF-8 bytes as \\xNN, as read_file does", async () => {
     const root = tree({ "bad.txt": Buffer.from([0x4d, 0x41, 0x52, 0x4b, 0xff, 0x0a]) });
-    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\uFFFD");
+    expect((await call(root, "grep", { pattern: "MARK" })).content).toBe("bad.txt:1:MARK\\xff");
   });
 });
 
@@ -364,7 +364,7 @@ describe("grep: very long lines and big files", () => {
       ),
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "bytes.txt" })).content).toBe(
-      `bytes.txt:1:MARK \uFFFD${"y".repeat(MAX_MATCH_CHARS - 6)}${marker}`,
+      `bytes.txt:1:MARK \\xff${"y".repeat(MAX_MATCH_CHARS - 9)}${marker}`,
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
       `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,

@@ -13,6 +13,7 @@ import {
   MAX_RESULT_CHARS,
   type ToolResult,
 } from "../src/tools/tool.js";
+import { checkToolCalls, MAX_INPUT_DEPTH, MAX_TOOL_CALLS_PER_MESSAGE, UnreadableInput } from "../src/tool-calls.js";
 import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./helpers.js";
@@ -29,9 +30,12 @@ describe("bad arguments through runTool", () => {
     ["read_file", { path: "a.txt", limit: 0 }, 'argument "limit" must be at least 1, got 0'],
     ["read_file", { path: "a.txt", limit: -5 }, 'argument "limit" must be at least 1, got -5'],
     ["read_file", { path: "a.txt", offset: 1.5 }, 'argument "offset" must be a whole number, got number 1.5'],
-    ["read_file", { path: "a.txt", offset: "3" }, 'argument "offset" must be a whole number, got the string "3"'],
+    [
+      "read_file",
+      { path: "a.txt", offset: "three" },
+      'argument "offset" must be a whole number, got the string "three"',
+    ],
     ["read_file", { path: "a.txt", lines: 3 }, 'unknown argument "lines" for read_file; expected: path, offset, limit'],
-    ["read_file", { path: "" }, 'path must not be empty; use "." for the workspace root'],
     ["list_files", { path: ["a"] }, 'argument "path" must be a string, got an array'],
     ["list_files", { dir: "." }, 'unknown argument "dir" for list_files; expected: path'],
     ["glob", {}, 'missing required argument "pattern" (glob pattern, relative to path (e.g. **/*.ts))'],
@@ -40,9 +44,9 @@ describe("bad arguments through runTool", () => {
     [
       "grep",
       { path: "." },
-      'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "(?i)todo")',
+      'missing required argument "pattern" (Rust regex to search for, e.g. "fn main" or "TODO|FIXME")',
     ],
-    ["grep", { pattern: "a", context: 6 }, 'argument "context" must be at most 5, got 6'],
+    ["grep", { pattern: "a", context: "2.5" }, 'argument "context" must be a whole number, got the string "2.5"'],
     ["grep", { pattern: "a", context: -1 }, 'argument "context" must be at least 0, got -1'],
     ["grep", { pattern: "a", context: true }, 'argument "context" must be a whole number, got boolean true'],
     ["grep", { pattern: "a", include: 3 }, 'argument "include" must be a string, got number 3'],
@@ -503,39 +507,36 @@ describe("absurd paths are refused before anything grows with their length (an 8
   });
 });
 
-describe('Windows-style paths: "/" is the separator, and the "/" path is suggested when it exists', () => {
+describe('Windows-style paths: "/" is the separator, and the "/" path is read when it exists, with a note', () => {
   const dir = makeTree({
     "lib/util.js": "export const x = 1;\n",
-    "sub/a.md": "# A\n",
-    "sub/b.md": "# B\n",
+    "sub/a.md": { content: "# A\n", mtime: 2_000 },
+    "sub/b.md": { content: "# B\n", mtime: 1_000 },
     "odd\\name.txt": "a real name with a backslash\n", // legal on Linux
   });
+  const meant = (given: string, taken: string) => `(path "${given}" was taken as "${taken}": Scout's separator is "/")`;
 
   it.each([
     [
       "read_file",
       { path: "lib\\util.js" },
-      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+      `1\texport const x = 1;\n(lines 1-1 of 1)\n${meant("lib\\util.js", "lib/util.js")}`,
     ],
     [
       "read_file",
       { path: ".\\lib\\\\util.js" },
-      'Error: path ".\\lib\\\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "./lib/util.js"?',
+      `1\texport const x = 1;\n(lines 1-1 of 1)\n${meant(".\\lib\\\\util.js", "./lib/util.js")}`,
     ],
     [
       "read_file",
       { path: "lib\\nope.js" },
       'Error: path "lib\\nope.js" uses "\\" as a separator; Scout\'s separator is "/"',
     ],
-    [
-      "list_files",
-      { path: "sub\\" },
-      'Error: path "sub\\" uses "\\" as a separator; Scout\'s separator is "/": did you mean "sub/"?',
-    ],
+    ["list_files", { path: "sub\\" }, `a.md\nb.md\n${meant("sub\\", "sub/")}`],
     [
       "grep",
       { pattern: "x", path: "lib\\util.js" },
-      'Error: path "lib\\util.js" uses "\\" as a separator; Scout\'s separator is "/": did you mean "lib/util.js"?',
+      `lib/util.js:1:export const x = 1;\n${meant("lib\\util.js", "lib/util.js")}`,
     ],
     ["read_file", { path: "odd\\name.txt" }, "1\ta real name with a backslash\n(lines 1-1 of 1)"],
     [
@@ -563,6 +564,52 @@ describe("--max-steps takes decimal digits only", () => {
   });
 });
 
+describe("a model message's tool calls are checked before any runs (malformed, too deep, too many)", () => {
+  /** `levels - 1` nested objects, so that { p: deep(n) } is n objects deep. */
+  const deep = (levels: number) => {
+    let value: unknown = "x";
+    for (let i = 1; i < levels; i++) value = { a: value };
+    return value;
+  };
+  const lazy = { type: "tool_use", id: "t1", name: "grep" } as Record<string, unknown>;
+  Object.defineProperty(lazy, "input", {
+    enumerable: true,
+    get: () => JSON.parse('{"pattern": '), // as the SDK's lazy input throws
+  });
+  it.each([
+    ["no input", { type: "tool_use", id: "t1", name: "grep" }, "the tool call has no input"],
+    ["null", { type: "tool_use", id: "t1", name: "grep", input: null }, "got null"],
+    ["a number", { type: "tool_use", id: "t1", name: "grep", input: 7 }, "got number"],
+    ["an array", { type: "tool_use", id: "t1", name: "grep", input: [{ pattern: "a" }] }, "got an array"],
+    ["input that throws when read", lazy, "is not valid JSON"],
+    ["kept as unreadable", { type: "tool_use", id: "t1", name: "grep", input: new UnreadableInput("why") }, "why"],
+    [
+      `${MAX_INPUT_DEPTH + 1} levels`,
+      { type: "tool_use", id: "t1", name: "grep", input: { p: deep(MAX_INPUT_DEPTH + 1) } },
+      "nested more than",
+    ],
+    ["100,000 levels", { type: "tool_use", id: "t1", name: "grep", input: deep(100_000) }, "nested more than"],
+  ])("%s: refused with a reason, sent back as {}", (_, block, reason) => {
+    const { content, calls } = checkToolCalls([{ type: "text", text: "hi" }, block as { type: string }]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].refused?.isError).toBe(true);
+    expect(calls[0].refused?.content).toContain(reason);
+    expect(content[1]).toEqual({ type: "tool_use", id: "t1", name: "grep", input: {} });
+    expect(() => JSON.stringify(content)).not.toThrow();
+  });
+  it(`${MAX_INPUT_DEPTH} levels and ${MAX_TOOL_CALLS_PER_MESSAGE} calls run; the next call does not`, () => {
+    const block = (i: number) => ({
+      type: "tool_use",
+      id: `t${i}`,
+      name: "grep",
+      input: { p: deep(MAX_INPUT_DEPTH) },
+    });
+    const { calls } = checkToolCalls(Array.from({ length: MAX_TOOL_CALLS_PER_MESSAGE + 1 }, (_, i) => block(i)));
+    expect(calls.filter((call) => !call.refused)).toHaveLength(MAX_TOOL_CALLS_PER_MESSAGE);
+    expect(calls.at(-1)?.refused?.content).toContain(`this was call ${MAX_TOOL_CALLS_PER_MESSAGE + 1}`);
+  });
+});
+
 describe("a root inside a protected folder", () => {
   const home = makeTree({ ".aws/credentials": "aws_secret_access_key = TOKEN_root_aws\n", "repo/.git/config": "x\n" });
 
@@ -581,7 +628,7 @@ describe("a root inside a protected folder", () => {
 
 describe("check-then-open: what is read is what was checked", () => {
   it("read_file never reads past the size it checked, however fast the file grows", async () => {
-    // 19 MiB of "y" lines, under the 20 MiB limit; once the call has started, 1 MiB more is appended every
+    // 19 MiB of "y" lines, all counted (under MAX_COUNTED_BYTES); once the call has started, 1 MiB more is appended every
     // millisecond, up to 100 MiB, while Scout reads (the old code read to wherever the end was by then).
     const dir = makeTree({ "grow.txt": "y\n".repeat(19 * 512 * 1024) });
     const file = path.join(dir, "grow.txt");

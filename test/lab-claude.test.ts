@@ -31,6 +31,21 @@ const lab = (args: string[]) =>
   });
 
 describe("scout lab with Claude", { timeout: 60_000 }, () => {
+  it("counts usage that is not a count of tokens as 0, and says so once", async () => {
+    api.scriptCount(count(500), count(1_200));
+    const usage = { input_tokens: "100", output_tokens: 20 } as unknown as {
+      input_tokens: number;
+      output_tokens: number;
+    };
+    const answer = reply([text("alpha is defined at a.py:1.")], "end_turn", usage);
+    api.script(answer, answer);
+    const run = await lab(["--json", "--runs", "2"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(/not a count of tokens/g)).toHaveLength(1);
+    const report: LabReport = JSON.parse(run.stdout);
+    expect(report.variants[0].questions[0].runs[0]).toMatchObject({ right: true, inputTokens: 0 });
+  });
+
   it("counts the schemas exactly, and sends each variant's own tools", async () => {
     api.scriptCount(count(500), count(1_200), count(900));
     api.script(reply([text("alpha is defined at a.py:1.")]), reply([text("alpha is defined at a.py:1.")]));

@@ -214,6 +214,24 @@ describe("step-through mode", { timeout: 90_000 }, () => {
     expect(api.requests).toHaveLength(4); // q: the third question never reached the model
   });
 
+  it("--step shows the model's input as written: readline-sync's placeholders ($<cwd>, its older form) are not expanded", async () => {
+    const pattern = "$<cwd> $\u007bcwd} $$<x>"; // \u007b: "{", the older form's brace
+    api.script(reply([toolUse("toolu_1", "grep", { pattern })]), reply([text("Done.")]));
+    const root = tree(FILES);
+    const pty = scoutOnPty(root, claude(), { extraArgs: ["--step"] });
+    await pty.waitFor(/you > /);
+    pty.type("q?\r");
+    await pty.waitFor(/⏸ \[1\] next: model call/);
+    pty.type(" ");
+    await pty.waitFor(/⏸ \[2\] next: grep /);
+    pty.type("c");
+    await pty.waitFor(prompts(2));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toContain(`⏸ [2] next: grep {"pattern":"${pattern}"}`);
+    expect(pty.screen()).not.toContain(`"pattern":"${process.cwd()}`);
+  });
+
   it("/step on and /step off switch it in the session", async () => {
     const pty = scoutOnPty(tree(FILES));
     await pty.waitFor(/you > /);

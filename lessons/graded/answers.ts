@@ -5,7 +5,6 @@
 // judge never prints the right answer (that is the solution's job): it says
 // what is wrong, and the check prints the question's hint under it.
 import fs from "node:fs";
-import vm from "node:vm";
 import { formatCount } from "../../src/tokens/count.js";
 import type { CaseResult } from "../exercises.js";
 
@@ -20,8 +19,8 @@ export interface Question {
   judge(answer: string): Promise<string | null>;
 }
 
-/** A learner's regular expression tested longer than this is stopped: one that backtracks can run for hours. */
-export const REGEX_TIMEOUT_MS = 1_000;
+// A learner's regular expression is stopped after REGEX_TIMEOUT_MS: one that backtracks can run for hours.
+export { REGEX_TIMEOUT_MS, stoppable } from "../../src/regex-deadline.js";
 /** A judge slower than this fails: a truth that hangs must not hang the check. */
 export const JUDGE_TIMEOUT_MS = 20_000;
 /** An answer longer than this is not read: every answer here fits on one line. */
@@ -61,20 +60,6 @@ export async function checkAnswers(
     report(result);
   }
   return results;
-}
-
-/**
- * Runs `work`, which tests a learner's regular expression, and stops it after REGEX_TIMEOUT_MS. A
- * timer cannot do that (a regex never yields to the event loop), so it runs under vm's watchdog.
- * Returns what `work` returns, or a failure that says the expression took too long.
- */
-export function stoppable<T>(work: () => T): T | { tooSlow: string } {
-  try {
-    return vm.runInNewContext("work()", { work }, { timeout: REGEX_TIMEOUT_MS });
-  } catch (error) {
-    if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
-    return { tooSlow: `a regular expression ran over ${REGEX_TIMEOUT_MS / 1000} s: it backtracks (nested * or +?)` };
-  }
 }
 
 async function judged(question: Question, answer: string): Promise<string | null> {

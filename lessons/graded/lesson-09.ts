@@ -13,11 +13,13 @@ const withDesign = (change: Partial<ToolDesign>) =>
 export const lesson09: Question[] = [
   {
     n: 1,
-    ask: 'the cap=10 run shows make-slug-defined as "grep → read_file (error)": which argument of that read_file call is out of range? (its name)',
-    hint: "npx scout lab lessons/questions/sample-project.json --variant cap=10 --verbose shows the error; compare READ_WINDOW in src/models/offline/policy.ts with the cap.",
+    ask: "the cap=10 run's read_file call for make-slug-defined asks for more lines than the cap: which argument is over its maximum, and taken as the cap? (its name)",
+    hint: "npx scout lab lessons/questions/sample-project.json --variant cap=10 --verbose shows read_file's last line, (arguments taken as meant: …); compare READ_WINDOW in src/models/offline/policy.ts with the cap.",
     judge: isText(async () => {
-      const failed = (await withDesign({ cap: 10 })).calls.find((call) => call.result.isError);
-      return /argument "(\w+)"/.exec(failed?.result.content ?? "")?.[1] ?? "(none)";
+      const eased = (await withDesign({ cap: 10 })).calls.find((call) =>
+        call.result.content.includes("taken as meant"),
+      );
+      return /taken as meant: (\w+)/.exec(eased?.result.content ?? "")?.[1] ?? "(none)";
     }),
   },
   {

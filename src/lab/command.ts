@@ -9,6 +9,8 @@ import { parseArgs } from "node:util";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
+import { checkBaseUrl } from "../options.js";
+import { PersonFileError, writePersonFile } from "../person-file.js";
 import { estimateCounter } from "../tokens/count.js";
 import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
@@ -58,14 +60,24 @@ export async function labCommand(argv: string[]): Promise<number> {
         ? `one question set at a time, got ${positionals.length}`
         : "which question set? give a QUESTIONS.json file",
     );
-  const runs = Number(values.runs ?? 1);
-  if (!Number.isInteger(runs) || runs < 1 || runs > MAX_RUNS)
-    return usageError(`--runs must be a whole number from 1 to ${MAX_RUNS}, got "${values.runs}"`);
+  // Decimal digits only: Number() would also take "1e1", "0x2" and " 2".
+  const runs = values.runs === undefined ? 1 : /^[0-9]{1,3}$/.test(values.runs) ? Number(values.runs) : Number.NaN;
+  if (!(runs >= 1 && runs <= MAX_RUNS))
+    return usageError(
+      `--runs must be a whole number from 1 to ${MAX_RUNS} in decimal digits, got ${JSON.stringify(values.runs?.slice(0, 40))}`,
+    );
   if (values.offline && values.model) return usageError("--offline and --model exclude each other");
   if (values.model && !hasCredentials())
     return usageError(
       `--model ${values.model} needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; without a key, use --offline`,
     );
+  if (values.model) {
+    try {
+      checkBaseUrl();
+    } catch (error) {
+      return usageError((error as Error).message);
+    }
+  }
   const variants = parseVariants(values.variant ?? []);
   if ("error" in variants) return usageError(variants.error);
   if (values.cwd !== undefined && !(fs.existsSync(values.cwd) && fs.statSync(values.cwd).isDirectory()))
@@ -89,15 +101,22 @@ export async function labCommand(argv: string[]): Promise<number> {
   const offline = values.offline || !hasCredentials();
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   const progress = progressLine();
+  let toldUsage = false; // once for the whole lab, though each run has its own model
+  const usageNotice = (text: string) => {
+    if (!toldUsage) progress.note(text);
+    toldUsage = true;
+  };
   const makeModel = (): Model =>
     offline
       ? offlineModel()
-      : withBackoff(claudeModel(modelName), { onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`) });
+      : withBackoff(claudeModel(modelName, undefined, { onNotice: usageNotice }), {
+          onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`),
+        });
   let schemaTokens: number[];
   try {
     schemaTokens = await countSchemaTokens(variants, offline ? estimateCounter : exactCounter(), modelName);
   } catch (error) {
-    console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`);
+    console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`); // escaped, credentials cut
     return 1;
   }
   const records = await runExperiment({
@@ -122,9 +141,10 @@ export async function labCommand(argv: string[]): Promise<number> {
   console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (values.html !== undefined) {
     try {
-      fs.writeFileSync(values.html, renderHtml(report));
+      writePersonFile(values.html, renderHtml(report), { option: "--html" }); // never a FIFO or a device
     } catch (error) {
-      console.error(`scout lab: cannot write ${escapePath(`${values.html}: ${(error as Error).message}`)}`);
+      if (!(error instanceof PersonFileError)) throw error;
+      console.error(`scout lab: ${escapePath(error.message)}`);
       return 1;
     }
     console.error(`lab: wrote ${escapePath(values.html)}`);

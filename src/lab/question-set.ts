@@ -7,7 +7,10 @@
 // A pattern that matches no line is an error, so a set whose code has
 // changed under it says so instead of grading answers wrong.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { PersonFileError, readPersonFile } from "../person-file.js";
+import { stoppable } from "../regex-deadline.js";
 import { Workspace } from "../workspace/workspace.js";
 import type { LabQuestion } from "./questions.js";
 
@@ -42,17 +45,10 @@ export function loadQuestionSet(file: string, cwd?: string): QuestionSet {
   const fail = (message: string): never => {
     throw new QuestionSetError(`${file}: ${message}`);
   };
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    fail("no such file");
-  }
-  if (!stat!.isFile()) fail("not a file");
-  if (stat!.size > MAX_SET_BYTES) fail(`${stat!.size} bytes; a question set is at most ${MAX_SET_BYTES}`);
+  const text = readFile(file, MAX_SET_BYTES);
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(file, "utf8"));
+    data = JSON.parse(text);
   } catch (error) {
     fail(`not valid JSON (${(error as Error).message})`);
   }
@@ -61,10 +57,7 @@ export function loadQuestionSet(file: string, cwd?: string): QuestionSet {
   if (data.title !== undefined && typeof data.title !== "string") fail('"title" must be a string');
   if (data.workspace !== undefined && typeof data.workspace !== "string") fail('"workspace" must be a string');
 
-  const root = cwd ?? path.resolve(path.dirname(file), (data.workspace as string | undefined) ?? ".");
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory())
-    fail(`the workspace ${cwd ? `(--cwd) ${cwd}` : `"${data.workspace}"`} is not a directory`);
-  const workspace = new Workspace(root);
+  const workspace = openSetWorkspace(file, data.workspace as string | undefined, cwd, fail);
 
   if (!Array.isArray(data.questions) || data.questions.length === 0) fail('"questions" must be a non-empty array');
   const list = data.questions as unknown[];
@@ -118,6 +111,52 @@ export function loadQuestionSet(file: string, cwd?: string): QuestionSet {
 }
 
 /**
+ * The set's workspace, under --cwd's rules (a directory, not inside a protected folder), each error
+ * naming the field. The set's own "workspace" may not be the root of the file system or the home
+ * folder: a set is shared, and the agent would search everything; --cwd can still ask for either.
+ */
+function openSetWorkspace(
+  file: string,
+  field: string | undefined,
+  cwd: string | undefined,
+  fail: (message: string) => never,
+): Workspace {
+  const where = cwd !== undefined ? `--cwd ${cwd}` : `"workspace" ${JSON.stringify(field ?? ".")}`;
+  const root = cwd ?? path.resolve(path.dirname(file), field ?? ".");
+  if (!fs.existsSync(root)) fail(`${where}: no such directory (tried ${root})`);
+  if (!fs.statSync(root).isDirectory()) fail(`${where}: not a directory (tried ${root})`);
+  let workspace: Workspace;
+  try {
+    workspace = new Workspace(root);
+  } catch (error) {
+    return fail(`${where}: ${(error as Error).message}`); // inside ~/.aws or .git
+  }
+  if (cwd === undefined && (workspace.root === path.parse(workspace.root).root || workspace.root === realHome()))
+    fail(
+      `${where} is ${workspace.root === realHome() ? "your home folder" : "the root of the file system"} (${workspace.root}); a set's workspace is a code folder (pass --cwd to run there anyway)`,
+    );
+  return workspace;
+}
+
+function realHome(): string {
+  try {
+    return fs.realpathSync(os.homedir());
+  } catch {
+    return os.homedir();
+  }
+}
+
+/** The set, or a file it names, read as a person's file (a regular file, never blocking, at most `maxBytes`). */
+function readFile(file: string, maxBytes: number): string {
+  try {
+    return readPersonFile(file, { option: "", maxBytes });
+  } catch (error) {
+    if (error instanceof PersonFileError) throw new QuestionSetError(error.message);
+    throw error;
+  }
+}
+
+/**
  * "path:12" as it is (the file must exist in the workspace); "path:/regex/" as every line of
  * the file that matches. Returns the locations, or what is wrong with this one.
  */
@@ -132,10 +171,13 @@ function resolveLocation(workspace: Workspace, location: unknown): string[] | st
     return `${JSON.stringify(location)}: no such file in the workspace`;
   if (fs.statSync(resolved.abs).size > MAX_LOCATION_FILE_BYTES)
     return `${JSON.stringify(location)}: ${file} is over ${MAX_LOCATION_FILE_BYTES} bytes`;
-  const lines = fs.readFileSync(resolved.abs, "utf8").split("\n");
+  const text = readFile(resolved.abs, MAX_LOCATION_FILE_BYTES);
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop(); // "a\nb\n" is two lines, not three
   if (line !== undefined) {
-    if (Number(line) < 1 || Number(line) > lines.length)
-      return `${JSON.stringify(location)}: ${file} has ${lines.length} lines`;
+    if (Number(line) < 1) return `${JSON.stringify(location)}: line numbers start at 1`;
+    if (Number(line) > lines.length)
+      return `${JSON.stringify(location)}: ${file} has ${lines.length} line${lines.length === 1 ? "" : "s"}`;
     return [`${resolved.rel}:${Number(line)}`];
   }
   let regex: RegExp;
@@ -144,7 +186,9 @@ function resolveLocation(workspace: Workspace, location: unknown): string[] | st
   } catch (error) {
     return `${JSON.stringify(location)}: not a valid regular expression: ${(error as Error).message}`;
   }
-  const found = lines.flatMap((text, i) => (regex.test(text) ? [`${resolved.rel}:${i + 1}`] : []));
+  // The set's regex against the file's lines: stopped after a second, since one that backtracks runs for hours.
+  const found = stoppable(() => lines.flatMap((text, i) => (regex.test(text) ? [`${resolved.rel}:${i + 1}`] : [])));
+  if ("tooSlow" in found) return `${JSON.stringify(location)}: ${found.tooSlow}`;
   return found.length ? found : `${JSON.stringify(location)}: no line of ${file} matches /${pattern}/`;
 }
 

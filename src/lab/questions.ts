@@ -1,4 +1,5 @@
 // A question set's format and its grader, shared by the offline model's evaluation and the experiment runner: a question, what a right answer holds, and a pure check of one answer against it.
+import { stoppable } from "../regex-deadline.js";
 
 /** One question of an evaluation, with what a right answer must hold. */
 export interface LabQuestion {
@@ -40,8 +41,12 @@ export function grade(answer: string, expect: Expectation): Grade {
   if (expect.locations && !expect.locations.some((location) => cited.includes(location))) {
     problems.push(`cites none of ${expect.locations.slice(0, 3).join(", ")}${expect.locations.length > 3 ? " …" : ""}`);
   }
-  if (expect.pattern !== undefined && !new RegExp(expect.pattern).test(answer)) {
-    problems.push(`does not match /${expect.pattern}/`);
+  if (expect.pattern !== undefined) {
+    // The set's pattern against the model's answer: both from outside, so it is stopped after a second.
+    const pattern = expect.pattern;
+    const matched = stoppable(() => new RegExp(pattern).test(answer));
+    if (typeof matched !== "boolean") problems.push(`the pattern was stopped: ${matched.tooSlow}`);
+    else if (!matched) problems.push(`does not match /${pattern}/`);
   }
   return { right: problems.length === 0, why: problems.join("; "), cited, claimedDefinition: claim?.[1] ?? null };
 }

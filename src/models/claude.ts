@@ -5,8 +5,13 @@
 // Messages API can stand in for Claude.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Model, ModelRequest, ModelResponse } from "../agent.js";
+import { escapePath } from "../escape.js";
 import type { Counter } from "../tokens/count.js";
+import { badUsageNotice, checkUsage } from "./usage-check.js";
+import { AnswerTooLarge, cappedFetch } from "./answer-cap.js";
 import { withCacheBreakpoints } from "./cache.js";
+import { messageFromEvents } from "./message-events.js";
+import { withoutUrlCredentials } from "./url-credentials.js";
 
 export const DEFAULT_MODEL = "claude-haiku-4-5";
 /** Retries of a call answered 408, 409, 429, 529 or 5xx, or that could not reach the API. */
@@ -29,8 +34,8 @@ async function loadSdk() {
 let client: Anthropic | undefined;
 export async function getClient(): Promise<Anthropic> {
   const Sdk = await loadSdk();
-  // Scout retries itself (withRetries), so that it can say when it waits and why.
-  client ??= new Sdk({ maxRetries: 0 });
+  // Scout retries itself (withRetries), so that it can say when it waits and why; cappedFetch bounds each answer.
+  client ??= new Sdk({ maxRetries: 0, fetch: cappedFetch });
   return client;
 }
 
@@ -101,16 +106,29 @@ export function apiRequest(name: string, request: ModelRequest, cache: boolean) 
   return { model: name, max_tokens: MAX_OUTPUT_TOKENS, ...withCacheBreakpoints(request, cache) };
 }
 
-/** Claude; `cache` (on unless --no-cache) marks each request for prompt caching (see cache.ts). */
-export function claudeModel(name = DEFAULT_MODEL, onRetry?: RetryNotice, { cache = true } = {}): Model {
+/**
+ * Claude; `cache` (on unless --no-cache) marks each request for prompt caching (see cache.ts).
+ * Usage that is not a count of tokens is counted as 0, and `onNotice` (default: `onRetry`) is told so once.
+ */
+export function claudeModel(
+  name = DEFAULT_MODEL,
+  onRetry?: RetryNotice,
+  { cache = true, onNotice = onRetry }: { cache?: boolean; onNotice?: RetryNotice } = {},
+): Model {
+  let toldBadUsage = false;
   return {
     name,
-    createMessage: (request, options) =>
-      withRetries(() => streamMessage(name, request, options, cache), onRetry, options.signal),
+    createMessage: async (request, options) => {
+      const response = await withRetries(() => streamMessage(name, request, options, cache), onRetry, options.signal);
+      const { usage, bad } = checkUsage(response.usage);
+      if (bad.length && !toldBadUsage) onNotice?.(badUsageNotice(bad));
+      toldBadUsage ||= bad.length > 0;
+      return { ...response, usage };
+    },
   };
 }
 
-/** One streamed call, so the answer appears as it is written. */
+/** One streamed call, so the answer appears as it is written (put together by messageFromEvents). */
 async function streamMessage(
   name: string,
   request: Parameters<Model["createMessage"]>[0],
@@ -118,15 +136,10 @@ async function streamMessage(
   cache: boolean,
 ): Promise<ModelResponse> {
   const sdk = await getClient();
-  const stream = sdk.messages.stream(apiRequest(name, request, cache), { signal });
-  if (onText) stream.on("text", (delta) => onText(delta));
-  const message = await stream.finalMessage();
-  return {
-    model: message.model,
-    content: message.content as Anthropic.ContentBlockParam[],
-    stop_reason: message.stop_reason,
-    usage: message.usage,
-  };
+  const events = await sdk.messages.create({ ...apiRequest(name, request, cache), stream: true }, { signal });
+  const message = await messageFromEvents(events, onText);
+  signal?.throwIfAborted(); // the SDK's stream just ends when aborted
+  return message;
 }
 
 /** Exact counts from the API's free count_tokens endpoint (one request per count). */
@@ -135,9 +148,18 @@ export function exactCounter(onRetry?: RetryNotice): Counter {
     withRetries(async () => (await (await getClient()).messages.countTokens(request)).input_tokens, onRetry);
 }
 
-/** One line that says what went wrong with an API call, with the API's own message. */
+/**
+ * One line that says what went wrong with an API call, with the API's own message: control
+ * characters escaped (src/escape.ts) and credentials in a URL cut out, since it is printed and traced.
+ */
 export async function describeApiError(error: unknown): Promise<string> {
+  return escapePath(withoutUrlCredentials(await whatWentWrong(error)));
+}
+
+async function whatWentWrong(error: unknown): Promise<string> {
   const Sdk = await loadSdk();
+  const tooLarge = error instanceof AnswerTooLarge ? error : (error as Error | undefined)?.cause;
+  if (tooLarge instanceof AnswerTooLarge) return tooLarge.message;
   if (error instanceof Sdk.APIUserAbortError) return "cancelled";
   if (error instanceof Sdk.APIConnectionError) {
     return `network: could not reach the API at ${(await getClient()).baseURL} (${innermostCause(error).message})`;

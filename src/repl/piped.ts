@@ -2,6 +2,7 @@
 //
 // SIGINT cancels the turn and ends the whole batch.
 import readline from "node:readline";
+import { escapeJson } from "../escape.js";
 import { formatCount } from "../tokens/count.js";
 import { runCommand } from "./commands.js";
 import { type Outcome, type Session, say } from "./session.js";
@@ -74,7 +75,7 @@ export async function runOnce(session: Session, question: string, options: { jso
   if (options.json) {
     const { text, stopReason, steps, usage, error } = session.last;
     const report = { answer: text, stop_reason: stopReason || null, steps, usage, duration_ms: Date.now() - started };
-    console.log(JSON.stringify(error ? { ...report, error } : report));
+    console.log(escapeJson(JSON.stringify(error ? { ...report, error } : report))); // C1 controls too
   }
   if (interrupted || outcome === "cancelled") return EXIT.cancelled;
   return outcome === "failed" ? EXIT.failed : EXIT.ok;

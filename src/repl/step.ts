@@ -32,7 +32,7 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
       const keys = decision.type === "tool" ? "[space/s/c/q]" : "[space/c/q]";
       // Required on first use, not imported: see CommonJS packages in src/workspace/ignore-rules.ts.
       const readlineSync = createRequire(import.meta.url)("readline-sync") as typeof ReadlineSync;
-      const key = readlineSync.keyIn(`⏸ [${nextStep()}] next: ${escapeControl(what)} ${keys} `, {
+      const key = readlineSync.keyIn(`⏸ [${nextStep()}] next: ${literal(escapeControl(what))} ${keys} `, {
         limit: decision.type === "tool" ? " scq" : " cq",
         hideEchoBack: true,
         mask: "",
@@ -45,6 +45,14 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
       return "run";
     },
   };
+}
+
+/**
+ * The text as readline-sync prints it: it expands placeholders such as $<cwd> (the host's folder)
+ * and ${cwd} in a prompt, and the model's input may hold them. A "$" before one disables it.
+ */
+function literal(text: string): string {
+  return text.replace(/\$(?=[<{])/g, "$$$$");
 }
 
 function describeKey(key: string): string {

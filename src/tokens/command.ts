@@ -58,13 +58,7 @@ export async function tokensCommand(argv: string[]): Promise<number> {
 
 /** `scout tokens --trace FILE [--model NAME]`: what the traced run cost, and would cost on NAME, with and without caching. */
 async function traceWhatIf(file: string, other: string | undefined, exact: boolean): Promise<number> {
-  let trace: ReturnType<typeof readTrace>;
-  try {
-    trace = readTrace(file);
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
-    throw new Error(`--trace ${file}: ${why}`);
-  }
+  const trace = readTrace(file); // a PersonFileError naming --trace when it cannot be read
   try {
     const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
     const counter = exact ? exactCounter() : estimateCounter;

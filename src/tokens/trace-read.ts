@@ -7,11 +7,12 @@
 // are not JSON are skipped and counted, so an older or newer trace still reads.
 // Older traces have no `question` and no model `content`: their calls carry
 // usage only, and cannot be recounted on another model.
-import fs from "node:fs";
 import type { ContentBlock, MessageParam, Usage } from "../agent.js";
 import { escapePath } from "../escape.js";
+import { readPersonFile } from "../person-file.js";
+import { checkUsage } from "../models/usage-check.js";
 
-/** Largest trace read (a trace of a long session is a few MB). */
+/** Largest trace read, and written (a trace of a long session is a few MB). */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
 export interface TracedCall {
@@ -20,8 +21,8 @@ export interface TracedCall {
   usage: Usage;
   /** How many messages the request carried: fewer than the call before means a new conversation. */
   messages: number;
-  /** The messages sent, when the trace holds enough to rebuild them. */
-  sent?: MessageParam[];
+  /** The messages sent, when the trace holds enough to rebuild them (made when read: a copy per call would be quadratic). */
+  readonly sent?: MessageParam[];
   /** Milliseconds since the epoch, when the record has a time. */
   time?: number;
 }
@@ -31,27 +32,32 @@ export interface Trace {
   questions: number;
   turns: number;
   skipped: number;
+  /** Model calls whose usage was not a count of tokens (a string, negative, huge): counted as 0. */
+  badUsage: number;
 }
 
-/** Reads and rebuilds a trace file; throws with a plain message when the file cannot be read. */
+/** Reads and rebuilds a trace file; throws a PersonFileError naming --trace when the file cannot be read. */
 export function readTrace(file: string): Trace {
-  const size = fs.statSync(file).size;
-  if (size > MAX_TRACE_BYTES) throw new Error(`${file} is ${size} bytes; traces over ${MAX_TRACE_BYTES} are not read`);
-  return parseTrace(fs.readFileSync(file, "utf8"));
+  return parseTrace(readPersonFile(file, { option: "--trace", maxBytes: MAX_TRACE_BYTES }));
 }
 
 type Json = Record<string, any>;
 
 /** The calls of a trace's text, with the messages each sent rebuilt from questions, model content and tool results. */
 export function parseTrace(text: string): Trace {
-  const trace: Trace = { calls: [], questions: 0, turns: 0, skipped: 0 };
-  let conversation: MessageParam[] = [];
+  const trace: Trace = { calls: [], questions: 0, turns: 0, skipped: 0, badUsage: 0 };
+  // The conversation as a chain, newest last: a call keeps the end it saw, and a rolled-back turn
+  // moves the end back, both without copying (a copy per call made 100,000 calls quadratic).
+  let conversation: Chain | undefined;
+  const push = (message: MessageParam) => {
+    conversation = { message, previous: conversation, length: (conversation?.length ?? 0) + 1 };
+  };
   let complete = true; // false once a record the rebuild needs is missing
-  let turnStart = 0;
+  let turnStart: Chain | undefined;
   let pending: ContentBlock[] = []; // tool results not yet sent
   let calls: { id: string }[] = []; // the tool_use blocks results answer, in order
   const flush = () => {
-    if (pending.length) conversation.push({ role: "user", content: pending });
+    if (pending.length) push({ role: "user", content: pending });
     pending = [];
   };
   for (const line of text.split("\n")) {
@@ -67,26 +73,29 @@ export function parseTrace(text: string): Trace {
     if (record.type === "question" && typeof record.text === "string") {
       trace.questions++;
       flush();
-      turnStart = conversation.length;
-      conversation.push({ role: "user", content: record.text });
-    } else if (record.type === "model" && isUsage(record.usage)) {
+      turnStart = conversation;
+      push({ role: "user", content: record.text });
+    } else if (record.type === "model" && isObject(record.usage)) {
       flush();
       const messages = Number(record.request?.messages ?? 0);
-      const usable = complete && trace.questions > 0 && messages <= conversation.length;
-      trace.calls.push({
+      const usable = complete && trace.questions > 0 && messages <= (conversation?.length ?? 0);
+      const { usage, bad } = checkUsage(record.usage);
+      if (bad.length) trace.badUsage++;
+      const call: TracedCall = {
         model: escapePath(String(record.model ?? "unknown")),
-        usage: record.usage,
+        usage,
         messages,
-        ...(usable ? { sent: conversation.slice(conversation.length - messages) } : {}),
         ...(Number.isNaN(time) ? {} : { time }),
-      });
+      };
+      if (usable) sentWhenRead(call, conversation, messages);
+      trace.calls.push(call);
       if (!Array.isArray(record.content)) complete = false;
       else {
         const content = record.content as ContentBlock[];
         calls = content.filter((block) => block.type === "tool_use") as { id: string }[];
         const asksForTools = record.stopReason === "tool_use" && calls.length > 0;
         const kept = asksForTools ? content : content.filter((block) => block.type !== "tool_use");
-        conversation.push({ role: "assistant", content: kept.length ? kept : [{ type: "text", text: "(no text)" }] });
+        push({ role: "assistant", content: kept.length ? kept : [{ type: "text", text: "(no text)" }] });
       }
     } else if (record.type === "tool" && record.result) {
       const call = calls[pending.length];
@@ -102,17 +111,33 @@ export function parseTrace(text: string): Trace {
       trace.turns++;
       flush();
       if (record.result?.stopReason === "step_cap")
-        conversation.push({ role: "assistant", content: String(record.result.text ?? "") });
+        push({ role: "assistant", content: String(record.result.text ?? "") });
     } else if (record.type === "failure") {
       // The loop rolls a failed or cancelled turn back; a turn stopped by the step cap stays in the history.
-      if (record.kind !== "step_cap") conversation = conversation.slice(0, turnStart);
+      if (record.kind !== "step_cap") conversation = turnStart;
       pending = [];
     } else trace.skipped++;
   }
   return trace;
 }
 
-function isUsage(value: unknown): value is Usage {
-  const usage = value as Usage | undefined;
-  return typeof usage?.input_tokens === "number" && typeof usage.output_tokens === "number";
+/** One message of the rebuilt conversation, linked to the one before it. */
+interface Chain {
+  message: MessageParam;
+  previous: Chain | undefined;
+  length: number;
+}
+
+/** Gives `call` a `sent`, the last `messages` messages up to `end`, made only when read. */
+function sentWhenRead(call: TracedCall, end: Chain | undefined, messages: number): void {
+  const get = () => {
+    const sent: MessageParam[] = [];
+    for (let link = end; link && sent.length < messages; link = link.previous) sent.push(link.message);
+    return sent.reverse();
+  };
+  Object.defineProperty(call, "sent", { enumerable: true, get });
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null;
 }

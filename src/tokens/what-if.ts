@@ -156,6 +156,9 @@ export const MAX_CALL_ROWS = 20;
 function format(trace: Trace, columns: Column[]): string {
   const lines = [
     `What this trace cost, and would cost · ${plural(trace.turns, "turn")} · ${plural(trace.calls.length, "model call")}${trace.skipped ? ` · ${plural(trace.skipped, "record")} skipped` : ""}`,
+    ...(trace.badUsage
+      ? [`(${plural(trace.badUsage, "model call")} reported usage that is not a count of tokens; counted as 0)`]
+      : []),
     "",
     `${"".padEnd(22)}${"input tokens".padStart(14)}${"output".padStart(9)}${"without caching".padStart(18)}${"with caching".padStart(16)}`,
   ];

@@ -5,7 +5,7 @@ import { escapePath } from "../escape.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
-import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import { DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
 
 /** A glob call stops after this long, as grep's rg does, and says so. */
 export const GLOB_TIMEOUT_MS = 10_000;
@@ -25,7 +25,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `Find files (not directories) whose path matches a glob pattern, e.g. "**/*.ts" or "src/**/test_*.py". ` +
       `Results are sorted ${design.sort === "mtime" ? "by modification time, newest first" : "by path"}, at most ${cap}; ` +
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
-      `Smart case: a pattern without upper-case letters ignores case. ` +
+      `${SMART_CASE} ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
       `Use it to locate files by name; use grep to search their contents.`,
     concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
@@ -33,6 +33,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "glob",
     description,
+    askForLess: "a narrower pattern or path",
     input_schema: {
       type: "object",
       properties: {

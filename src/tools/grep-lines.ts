@@ -4,6 +4,7 @@ import path from "node:path";
 import { escapePath } from "../escape.js";
 import type { FileLines, Line } from "./newest-first.js";
 import type { RgFile, RgOutcome } from "./ripgrep.js";
+import { canRead } from "./search-path.js";
 import { clipLine } from "./tool.js";
 
 export interface ShowOptions {
@@ -52,12 +53,7 @@ export function unreadableNote({ unreadable: { count, first } }: RgOutcome): str
 
 /** Whether Scout can read a path itself: rg's complaint about one it can read is not believed. */
 export function isReadable(abs: string): boolean {
-  try {
-    fs.accessSync(abs, fs.constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return canRead(abs);
 }
 
 /**

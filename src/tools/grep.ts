@@ -8,9 +8,10 @@ import { escapePath } from "../escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
+import { explainRgError, ONE_LINE_NOTE, spansLines, trailingBackslashProblem } from "./rg-errors.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import { DEFAULT_DESIGN, fail, ok, orderOf, type Tool, type ToolDesign } from "./tool.js";
+import { DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -44,19 +45,21 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   const { cap } = design;
   const description = {
     full:
-      `Search file contents with ripgrep. pattern is a Rust regex (prefix (?i) for case-insensitive; escape regex characters such as "(" to match them literally). ` +
+      `Search file contents with ripgrep. pattern is a Rust regex; look-around and backreferences work too (rg then uses PCRE2). Escape regex characters such as "(" to match them literally. ` +
+      `${SMART_CASE} ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
       `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped.`,
-    concise: `Search file contents (Rust regex); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
+    concise: `Search file contents (Rust regex, smart case); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
     name: "grep",
     description,
+    askForLess: "a narrower pattern, path or include, or less context",
     input_schema: {
       type: "object",
       properties: {
-        pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "(?i)todo"' },
+        pattern: { type: "string", description: 'Rust regex to search for, e.g. "fn main" or "TODO|FIXME"' },
         path: {
           type: "string",
           description: 'file or directory to search, relative to the workspace root (default ".")',
@@ -79,6 +82,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
     async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
       if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
+      const backslash = trailingBackslashProblem(pattern);
+      if (backslash) return fail(backslash);
       if (include !== undefined) {
         const problem = include.startsWith("!")
           ? `include "${include}" must name the files to search; excluding with "!" is not supported`
@@ -166,7 +171,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       }
       // rg stopped before searching (its summary never came): a regex it cannot parse, say, explained with a caret.
       if (result.exitCode === 2 && !result.finished) {
-        return fail(`rg could not search: ${workspace.redact(result.stderr).trim()}`);
+        return fail(`rg could not search: ${explainRgError(workspace.redact(result.stderr))}`);
       }
       const unreadable = unreadableNote(result);
       if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
@@ -176,7 +181,8 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
           "binary file matches",
         );
       }
-      const note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
+      let note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
+      if (spansLines(pattern)) note += ` ${ONE_LINE_NOTE}`;
       if (lines.length === 0) {
         return ok([`No matches for /${pattern}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
       }
@@ -218,6 +224,8 @@ export function rgArguments(
     "--no-ignore-global",
     "--no-ignore-parent",
     "--no-ignore-messages", // rg quotes bad ignore-file lines, and a symlinked .gitignore can be any file
+    "--engine=auto", // PCRE2 only where the pattern needs it (look-around, backreferences)
+    "--smart-case", // the rule glob follows too (SMART_CASE)
     ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,

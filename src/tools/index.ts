@@ -11,6 +11,8 @@ import {
   BUDGET_NOTE,
   checkArgs,
   DEFAULT_DESIGN,
+  easeArgs,
+  easedNote,
   fail,
   type Tool,
   type ToolContext,
@@ -59,12 +61,20 @@ export async function runTool(
   context: ToolContext,
   toolSet: Tool[] = tools,
 ): Promise<ToolResult> {
-  return withinBudget(await runChecked(name, input, context, toolSet));
+  return withinBudget(await runChecked(name, input, context, toolSet), findTool(name, toolSet)?.askForLess);
 }
 
-async function runChecked(name: string, input: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {
+async function runChecked(name: string, given: unknown, context: ToolContext, toolSet: Tool[]): Promise<ToolResult> {
   const tool = findTool(name, toolSet);
   if (!tool) return fail(`unknown tool "${name}"; available tools: ${toolNames(toolSet)}`);
+  const { input, notes } = easeArgs(tool, given); // "5" is 5, limit 3000 is the cap: the result says so
+  const result = await runEased(tool, input, context);
+  const eased = easedNote(notes);
+  return eased ? { ...result, content: `${result.content}\n${eased}` } : result;
+}
+
+async function runEased(tool: Tool, input: unknown, context: ToolContext): Promise<ToolResult> {
+  const { name } = tool;
   const problem = checkArgs(tool, input);
   if (problem) return fail(problem);
   try {
@@ -74,7 +84,8 @@ async function runChecked(name: string, input: unknown, context: ToolContext, to
     const workspace = context.workspace.fresh();
     const result = await tool.run(input, { ...context, workspace });
     // An ignore file skipped (a symlink, too large) changes what the model sees: it is told, once, at the end.
-    const note = escapePath(workspace.ignoreNote()); // it names paths, so one line whatever they hold
+    const ignoreNote = escapePath(workspace.ignoreNote()); // it names paths, so one line whatever they hold
+    const note = [workspace.takenAsMeantNote(), ignoreNote].filter((line) => line !== "").join("\n");
     return note ? { ...result, content: `${result.content}\n${note}` } : result;
   } catch (error) {
     if (context.signal?.aborted) return fail(`${name} was cancelled`); // a stream the signal stopped

@@ -1,7 +1,7 @@
 // list_files: one directory level, newest first.
 import fs from "node:fs";
 import path from "node:path";
-import { openCheckedFolder } from "../workspace/opened.js";
+import { openCheckedFolder, UNOPENABLE } from "../workspace/opened.js";
 import { UNNAMABLE } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
 import { newestFirst } from "./newest-first.js";
@@ -25,6 +25,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
   return {
     name: "list_files",
     description,
+    askForLess: "a folder further down, or glob with a pattern",
     input_schema: {
       type: "object",
       properties: {
@@ -47,6 +48,7 @@ export function makeListFiles(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const folder = openCheckedFolder(abs);
       if (folder === "missing") return fail(`not found: ${escapePath(rel)}; use list_files to see what exists`);
       if (folder === "moved") return fail(`${escapePath(rel)} changed while it was being listed; it was not listed`);
+      if (typeof folder === "string") return fail(`${escapePath(rel)} ${UNOPENABLE[folder]}; it was not listed`);
       let dirents: fs.Dirent[];
       try {
         dirents = fs.readdirSync(folder.listPath, { withFileTypes: true });

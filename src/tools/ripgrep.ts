@@ -3,6 +3,7 @@ import type { spawn as Spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { jsonMessages, type RgData } from "./rg-json.js";
+import { decodeShowingInvalid } from "./text-decoding.js";
 
 // CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts); so is
 // node:child_process, which loads net, dgram and more (~4 ms) that a read_file or glob call never uses.
@@ -132,7 +133,11 @@ export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): 
         yield current;
         current = undefined;
       } else if ((type === "match" || type === "context") && data.lines && Number.isInteger(data.line_number)) {
-        const text = decode(data.lines).replace(/\r?\n$/, ""); // the line's own end, LF or CRLF
+        // The line's own end, LF or CRLF, off; bytes that are not UTF-8 as "\xNN", as read_file shows them.
+        const text = (data.lines.text ?? decodeShowingInvalid(Buffer.from(data.lines.bytes ?? "", "base64"))).replace(
+          /\r?\n$/,
+          "",
+        );
         current.lines.push({ lineNumber: data.line_number as number, hit: type === "match", text, cut: !!cut });
       }
     }

@@ -2,6 +2,7 @@
 // rg may read there.
 import fs from "node:fs";
 import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
+import { UNOPENABLE, whyNotOpened } from "../workspace/opened.js";
 import type { WalkStop } from "../workspace/rg-ignore-walk.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { escapePath } from "../escape.js";
@@ -20,8 +21,10 @@ function checkSearchPath(
   let stat: fs.Stats;
   try {
     stat = fs.statSync(abs);
-  } catch {
-    return { error: `not found: ${rel}; use list_files to see what exists` };
+  } catch (error) {
+    const why = whyNotOpened(abs, error);
+    if (why === "missing" || why === "moved") return { error: `not found: ${rel}; use list_files to see what exists` };
+    return { error: `${rel} ${UNOPENABLE[why]}; it was not searched or listed` };
   }
   if (stat.isDirectory()) {
     if (!workspace.isVisible(realRel, true)) {
@@ -29,10 +32,14 @@ function checkSearchPath(
         error: `${rel} is hidden by ignore rules (.gitignore, .ignore, node_modules, .git), so it is not searched or listed`,
       };
     }
+    // A folder this user may not list or enter would walk as empty: "No matches" would be a wrong answer.
+    if (!canRead(abs, fs.constants.R_OK | fs.constants.X_OK))
+      return { error: `${rel} ${UNOPENABLE.denied}; it was not searched or listed` };
     return { isDirectory: true, size: 0 };
   }
   if (!filesAllowed) return { error: `${rel} is a file, not a directory; use read_file to read it` };
   if (!stat.isFile()) return { error: `${rel} is not a regular file (a FIFO, socket or device); it was not opened` };
+  if (!canRead(abs, fs.constants.R_OK)) return { error: `${rel} ${UNOPENABLE.denied}; it was not searched` };
   return { isDirectory: false, size: stat.size };
 }
 
@@ -70,4 +77,14 @@ export function resolveSearchRoot(
 export async function rgIgnoreArguments(workspace: Workspace, searchRel: string, stop: WalkStop): Promise<string[]> {
   if (await workspace.rgWouldReadSkippedIgnoreFile(searchRel, stop)) return ["--no-ignore-vcs"];
   return workspace.readsExcludeFile() ? [`--ignore-file=${GIT_EXCLUDE_FILE}`] : [];
+}
+
+/** Whether this process may use a path in the given modes (access(2): root passes where a mode says no). */
+export function canRead(abs: string, mode: number = fs.constants.R_OK): boolean {
+  try {
+    fs.accessSync(abs, mode);
+    return true;
+  } catch {
+    return false;
+  }
 }

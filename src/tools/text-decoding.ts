@@ -1,13 +1,8 @@
 // Which files are text, and how their bytes become lines: byte-order marks (UTF-8, UTF-16, UTF-32,
 // little- and big-endian), binary detection, and control characters made visible.
-import { createRequire } from "node:module";
-import type { isBinaryFileSync } from "isbinaryfile";
 import { escapePath } from "../escape.js";
 
-// CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
-const require = createRequire(import.meta.url);
-
-/** A NUL byte in this many leading bytes marks a file as binary, as it does for rg. */
+/** A NUL byte in this many leading bytes marks a file as binary, as it does for rg (a file of control bytes is text, escaped). */
 export const BINARY_SNIFF_BYTES = 8192;
 
 export type TextEncoding = "utf-8" | "utf-16le" | "utf-16be" | "utf-32le" | "utf-32be";
@@ -30,24 +25,77 @@ export interface Sniffed {
 
 /**
  * Reads the start of a file. A byte-order mark decides the encoding, and
- * such a file is text (UTF-16 is half NUL bytes). Without one, the file is
- * UTF-8, and binary when a NUL byte comes in the first BINARY_SNIFF_BYTES
- * or when isbinaryfile (a well-kept port of Perl's -B) finds more than 10%
- * control or undecodable bytes in its first 512.
+ * such a file is text (UTF-16 is half NUL bytes), unless it is a UTF-16 mark
+ * with no NUL byte after it: "FF FE" then ASCII is no UTF-16 (every ASCII
+ * character, a newline or a space too, is a NUL byte and a letter there),
+ * and decoded so it would be garbage. Without a mark, the file is UTF-8, and
+ * binary when a NUL byte comes in the first BINARY_SNIFF_BYTES: rg's rule,
+ * so read_file opens every file grep shows a line of.
  */
 export function sniff(head: Buffer): Sniffed {
   for (const [encoding, mark] of BYTE_ORDER_MARKS) {
     if (head.length >= mark.length && mark.every((byte, i) => head[i] === byte)) {
+      const utf16 = encoding === "utf-16le" || encoding === "utf-16be";
+      if (utf16 && head.length > mark.length && !head.subarray(mark.length, BINARY_SNIFF_BYTES).includes(0)) break;
       return { encoding, bomLength: mark.length, binary: false };
     }
   }
-  const start = head.subarray(0, BINARY_SNIFF_BYTES);
-  return {
-    encoding: "utf-8",
-    bomLength: 0,
-    binary:
-      start.includes(0) || (require("isbinaryfile").isBinaryFileSync as typeof isBinaryFileSync)(start, start.length),
-  };
+  return { encoding: "utf-8", bomLength: 0, binary: head.subarray(0, BINARY_SNIFF_BYTES).includes(0) };
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * UTF-8 bytes as text, each byte that is not part of a valid character written as "\xNN" (as escapePath
+ * writes a control character), so Latin-1 "caf\xe9" reads the same in read_file and in grep, and the
+ * model sees which byte it is. `cut` says the bytes end inside a line cut while reading: a character
+ * cut in two there is dropped, not shown as bytes.
+ */
+export function decodeShowingInvalid(bytes: Uint8Array, cut = false): string {
+  const whole = cut ? bytes.subarray(0, bytes.length - cutCharacterLength(bytes)) : bytes;
+  try {
+    return strictUtf8.decode(whole);
+  } catch {
+    // some byte is not UTF-8: decoded one character at a time below
+  }
+  const parts: string[] = [];
+  for (let i = 0; i < whole.length; ) {
+    const length = sequenceLength(whole[i]);
+    let char: string | undefined;
+    if (length > 0 && i + length <= whole.length) {
+      try {
+        char = strictUtf8.decode(whole.subarray(i, i + length));
+      } catch {
+        char = undefined;
+      }
+    }
+    if (char === undefined) {
+      parts.push(`\\x${whole[i].toString(16).padStart(2, "0")}`);
+      i++;
+    } else {
+      parts.push(char);
+      i += length;
+    }
+  }
+  return parts.join("");
+}
+
+/** How many bytes a UTF-8 character starting with this byte has, or 0 when no character starts so. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** How many bytes at the end are the start of a character that the cut left incomplete (0 to 3). */
+function cutCharacterLength(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    if (byte < 0x80 || byte >= 0xc0) return sequenceLength(byte) > back ? back : 0; // a lead byte, or ASCII
+  }
+  return 0;
 }
 
 /**

@@ -17,6 +17,9 @@ export const MAX_ERROR_LINE_CHARS = 400;
 /** The sentence that states the budget in every tool's description. */
 export const BUDGET_NOTE = `A result is at most ${groupThousands(MAX_RESULT_CHARS)} characters.`;
 
+/** The one case rule of glob and grep, as both descriptions state it (rg's --smart-case). */
+export const SMART_CASE = "Smart case: a pattern without upper-case letters ignores case.";
+
 /**
  * 30000 → "30,000", as toLocaleString("en-US") writes a whole number, but by
  * hand: the first toLocaleString in a process loads locale data (~20 ms), and
@@ -80,6 +83,8 @@ export interface PropertySchema {
 export interface Tool<Args = any> {
   name: string;
   description: string;
+  /** What a result cut at the budget advises asking for instead, in the tool's own arguments ("a smaller limit"). */
+  askForLess?: string;
   input_schema: {
     type: "object";
     properties: Record<string, PropertySchema>;
@@ -124,7 +129,7 @@ export function clipMiddle(text: string, max: number): string {
  * MAX_RESULT_CHARS cut after its last whole line that fits, with a last
  * line saying so.
  */
-export function withinBudget(result: ToolResult): ToolResult {
+export function withinBudget(result: ToolResult, askForLess = "a narrower request"): ToolResult {
   let content = result.content;
   if (result.isError)
     content = content
@@ -137,13 +142,47 @@ export function withinBudget(result: ToolResult): ToolResult {
     const cut = content.lastIndexOf("\n", room);
     const kept = cut > 0 ? content.slice(0, cut) : clipLine(content.slice(0, room + 1), room);
     const shown = kept.split("\n").length;
-    content = `${kept}\n(result cut at the ${groupThousands(MAX_RESULT_CHARS)}-character budget after ${shown} of ${total} lines; ask for less: a narrower pattern or path, or a smaller limit)`;
+    content = `${kept}\n(result cut at the ${groupThousands(MAX_RESULT_CHARS)}-character budget after ${shown} of ${total} lines; ask for less: ${askForLess})`;
   }
   return content === result.content ? result : { ...result, content };
 }
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Arguments a model commonly gets slightly wrong, taken where their meaning is plain: a whole number sent as
+ * a string ("5") is that number, and one over its maximum (limit 3000) is the maximum. Returns the arguments
+ * to check and run, and a note for each change, which the result then states. Anything else is left for
+ * checkArgs to refuse: a number under its minimum (offset 0 may mean the first line or none), "5.5", "five".
+ */
+export function easeArgs(tool: Tool, input: unknown): { input: unknown; notes: string[] } {
+  const notes: string[] = [];
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { input, notes };
+  const eased: Record<string, unknown> = { ...input };
+  for (const [key, value] of Object.entries(eased)) {
+    const schema = Object.hasOwn(tool.input_schema.properties, key) ? tool.input_schema.properties[key] : undefined;
+    if (schema?.type !== "integer") continue;
+    let number = value;
+    if (typeof value === "string" && /^\s*[+-]?\d{1,15}\s*$/.test(value)) {
+      number = Number(value);
+      notes.push(`${key} was the string ${JSON.stringify(value)}, read as the number ${number}`);
+    }
+    if (typeof number === "number" && Number.isSafeInteger(number) && schema.maximum !== undefined) {
+      if (number > schema.maximum) {
+        notes.push(`${key} ${number} is over its maximum, ${schema.maximum}, which was used`);
+        number = schema.maximum;
+      }
+    }
+    eased[key] = number;
+  }
+  return { input: eased, notes };
+}
+
+/** The line a result ends with when easeArgs changed arguments, or "". */
+export function easedNote(notes: string[]): string {
+  return notes.length ? `(arguments taken as meant: ${notes.join("; ")})` : "";
 }
 
 /**

@@ -17,6 +17,13 @@ export const IGNORE_FILE_NAMES = [".gitignore", ".ignore"];
 /** An ignore-file line with more globstars ("**") than this is skipped: matching it could take minutes. */
 export const MAX_GLOBSTARS_PER_RULE = 2;
 
+/**
+ * The user's deny file, read at the workspace root only: gitignore syntax, matched in any case. What it
+ * matches, no tool reads, lists or names, as if it were protected: a .clineignore-style rule, where an
+ * .ignore rule only hides a file from search and read_file still reads it when named.
+ */
+export const DENY_FILE = ".scoutignore";
+
 /** git's own ignore file for one clone, read at the root as the weakest .gitignore rules. */
 export const GIT_EXCLUDE_FILE = ".git/info/exclude";
 
@@ -38,7 +45,7 @@ export type IgnoreFile = { rules: Ignore } | { skipped: string };
  * The rules of one ignore file, why it was skipped, or null when there is none. Never a symlink (git does not
  * follow one either, and it could point at /dev/zero), never more than MAX_IGNORE_FILE_BYTES read.
  */
-export function readIgnoreFile(file: string): IgnoreFile | null {
+export function readIgnoreFile(file: string, ignorecase = false): IgnoreFile | null {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -56,8 +63,8 @@ export function readIgnoreFile(file: string): IgnoreFile | null {
     const text = bytes.toString("utf8", 0, length);
     const rules = text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#")).length;
     if (rules > MAX_IGNORE_RULES) return { skipped: `it has over ${MAX_IGNORE_RULES} rules` };
-    // Case-sensitive, as git and rg are on Linux.
-    return { rules: (require("ignore") as typeof ignore)({ ignorecase: false }).add(withSafeGlobstars(text)) };
+    // Case-sensitive, as git and rg are on Linux (the deny file is not: a rule that protects errs wide).
+    return { rules: (require("ignore") as typeof ignore)({ ignorecase }).add(withSafeGlobstars(text)) };
   } finally {
     fs.closeSync(fd);
   }
@@ -89,8 +96,26 @@ export class IgnoreRules {
   private chains = new Map<string, Chain>();
   /** Ignore files a folder listing showed not to exist: not even an open is tried. */
   private absent = new Set<string>();
+  /** The rules of DENY_FILE: null when there is none (or it was skipped), undefined until first asked. */
+  private denyRules: Ignore | null | undefined;
 
   constructor(readonly root: string) {}
+
+  /** denies for a path that may be a file or a folder (a path argument, not yet opened). */
+  deniesPath(relPath: string): boolean {
+    return this.denies(relPath, false) || this.denies(relPath, true);
+  }
+
+  /** Whether the root's DENY_FILE denies a path, or a folder above it, to every tool. */
+  denies(relPath: string, isDir: boolean): boolean {
+    if (this.denyRules === undefined) {
+      const file = readIgnoreFile(path.join(this.root, DENY_FILE), true);
+      if (file !== null && "skipped" in file) this.skipped.set(DENY_FILE, file.skipped);
+      this.denyRules = file !== null && "rules" in file ? file.rules : null;
+    }
+    if (this.denyRules === null || relPath === "." || relPath === "") return false;
+    return this.denyRules.ignores(isDir ? `${relPath}/` : relPath);
+  }
 
   /**
    * Whether the .gitignore files hide the path, or the .ignore files do. Each kind is read like git reads

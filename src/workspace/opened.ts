@@ -16,8 +16,47 @@ export interface Opened {
   realPath: string | undefined;
 }
 
-/** Why openChecked opened nothing: no such file, or what it opened was not what was checked. */
-export type NotOpened = "missing" | "moved";
+/**
+ * Why openChecked opened nothing: no such file; what it opened was not what was checked; or one of the
+ * reasons of UNOPENABLE, each said in its own words (a mode-000 file is not "not found").
+ */
+export type NotOpened = "missing" | "moved" | keyof typeof UNOPENABLE;
+
+/** What a message says after the path, for each reason a path that exists could not be opened. */
+export const UNOPENABLE = {
+  loop: "is a symlink loop (its links lead back to themselves)",
+  dangling: "is a symlink to something that does not exist",
+  denied: "cannot be read: permission denied",
+  special: "is not a regular file (a socket, FIFO or device)",
+};
+
+/** Why a path could not be opened or stat'ed, from the error's code. */
+export function whyNotOpened(abs: string, error: unknown): NotOpened {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES" || code === "EPERM") return "denied";
+  if (code === "ENXIO" || code === "EOPNOTSUPP") return "special"; // a Unix socket cannot be opened
+  if (code === "ELOOP" || code === "ENOENT") {
+    // ELOOP with O_NOFOLLOW: the last segment is a symlink. A loop, one to nowhere, or one swapped in.
+    try {
+      fs.realpathSync(abs);
+    } catch (real) {
+      const realCode = (real as NodeJS.ErrnoException).code;
+      if (realCode === "ELOOP") return "loop";
+      if (realCode === "ENOENT" && isSymlink(abs)) return "dangling";
+      return "missing";
+    }
+    return code === "ELOOP" ? "moved" : "missing";
+  }
+  return "missing";
+}
+
+function isSymlink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Opens a checked real path for reading (a file or a folder). O_NONBLOCK, so a FIFO put in its place cannot
@@ -28,7 +67,7 @@ export function openChecked(abs: string): Opened | NotOpened {
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ELOOP" ? "moved" : "missing";
+    return whyNotOpened(abs, error);
   }
   const realPath = realPathOfDescriptor(fd);
   if (realPath !== undefined && realPath !== abs) {

@@ -15,6 +15,9 @@ const PROTECTED_FOLDERS = [
   ".password-store",
   ".mozilla", // browser profiles: cookies, saved logins
   ".thunderbird",
+  ".gcp", // service-account keys, by the convention of Google's own samples
+  "secrets", // Docker and Compose secrets, SOPS and Kubernetes secret files
+  ".secrets",
 ];
 
 /** File names that are protected wherever they are; "*" stands for any characters. */
@@ -28,12 +31,16 @@ const PROTECTED_FILES = [
   "*.keystore",
   "*.ppk",
   "*.kdbx",
+  "*.secret",
+  "*.secrets",
+  "*.token",
   "id_rsa*",
   "id_dsa*",
   "id_ecdsa*",
   "id_ed25519*",
   // credential files of package managers, git, databases, clouds and CI
   ".npmrc",
+  ".yarnrc", // Yarn 1: _authToken
   ".yarnrc.yml",
   ".pypirc",
   ".netrc",
@@ -44,6 +51,7 @@ const PROTECTED_FILES = [
   ".dockercfg",
   ".vault-token",
   ".htpasswd",
+  "auth.json", // Composer's tokens, and Codex's and opencode's logins
   ".s3cfg",
   ".boto",
   "credentials.json",
@@ -57,12 +65,20 @@ const PROTECTED_FILES = [
   "*.tfstate.*",
   // shell and REPL histories: typed passwords and tokens
   ".*_history",
+  ".zhistory",
+  ".histfile", // zsh, as zsh-newuser-install writes it
+  "fish_history",
+  ".rhistory", // R (lower case: every name is matched lower-cased)
+  ".dbshell", // the mongo shell
+  "repl_history.jl", // Julia
+  ".lesshst", // less: its searches
   ".viminfo",
 ];
 
 /** Names protected only inside a folder of the given name ("folder/name"): elsewhere they are ordinary. */
 const PROTECTED_IN_FOLDER = [
   ".docker/config.json",
+  "git/credentials", // git's XDG credential store, ~/.config/git/credentials
   ".config/gh", // GitHub CLI tokens
   ".config/hub",
   ".config/gcloud",
@@ -72,16 +88,31 @@ const PROTECTED_IN_FOLDER = [
 ];
 
 /**
- * The .env family: .env, .env.local, .env-prod, .env_prod, .env~, prod.env, .envrc (direnv). Examples are
- * meant to be read: a name of the family with one of these words (.env.example, example.env,
+ * The .env family: .env, .env.local, .env-prod, .env_prod, .env~, prod.env, .envrc and .envrc.local (direnv).
+ * Examples are meant to be read: a name of the family with one of these words (.env.example, example.env,
  * .env.sample.local) stays visible.
  */
-const ENV_FAMILY = /^\.env([.\-_~].*)?$|\.env$|^\.envrc$/;
+const ENV_FAMILY = /^\.env([.\-_~].*)?$|\.env$|^\.envrc([.\-_~].*)?$/;
+
+/**
+ * Backup and editor copies of a protected name are protected too: "key.pem.bak", "server.key~",
+ * ".netrc.orig", vim's ".key.pem.swp", Emacs's "#.pgpass#". One rule for every name: the suffixes (and
+ * vim's and Emacs's marks) are taken off, repeatedly, and what is left is judged. A copy of an ordinary
+ * file ("config.json.bak") stays as visible as the file.
+ */
+const BACKUP_SUFFIXES = ["~", ".bak", ".backup", ".old", ".orig", ".save", ".swp", ".swo", ".tmp", ".copy"];
+const BACKUP_MARKS = new RegExp(
+  `^(?:\\.#|#)|#$|(?:${BACKUP_SUFFIXES.map((suffix) => suffix.replace(".", "\\.")).join("|")})+$`,
+  "g",
+);
 const ENV_EXAMPLE_WORDS = ["example", "sample", "template", "dist"];
 
 /** A name glob of PROTECTED_FILES as regex source: "*" is any characters, everything else literal. */
 function nameRegexSource(glob: string): string {
-  return glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
+  return glob
+    .toLowerCase()
+    .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*");
 }
 /**
  * All of PROTECTED_FILES as one regex: every name a search walks is tested, and one alternation costs a
@@ -97,6 +128,7 @@ const PROTECTED_FILE_REGEX = new RegExp(`^(?:${PROTECTED_FILES.map(nameRegexSour
 export const DENIED_GLOBS = [
   ...PROTECTED_FOLDERS.map((folder) => `!${folder}/`),
   ...PROTECTED_FILES.map((name) => `!${name}`),
+  ...PROTECTED_FILES.map((name) => `!${name}{${BACKUP_SUFFIXES.join(",")}}`), // one suffix; isVisible drops the rest
   ...PROTECTED_IN_FOLDER.map((pair) => `!**/${pair}`),
   "!.env",
   "!.envrc",
@@ -117,8 +149,26 @@ export function rgSkipsName(name: string): boolean {
  */
 export function isDeniedName(name: string, parent = ""): boolean {
   const lower = name.toLowerCase();
+  const original = withoutBackupMarks(lower);
+  // vim's swap file of ".netrc" is "..netrc.swp": the dot it adds is taken off too.
+  const names = original.startsWith("..") ? [original, original.slice(1)] : [original];
+  return names.some((one) => isProtectedName(one, parent.toLowerCase()));
+}
+
+/** A lower-cased name without its backup suffixes and editor marks ("key.pem.bak~" gives "key.pem"). */
+function withoutBackupMarks(lower: string): string {
+  let name = lower;
+  for (let previous = ""; previous !== name && name !== ""; ) {
+    previous = name;
+    name = name.replace(BACKUP_MARKS, "");
+  }
+  return name === "" ? lower : name;
+}
+
+/** isDeniedName for a lower-cased name with no backup marks. */
+function isProtectedName(lower: string, parent: string): boolean {
   if (isProtectedAnywhere(lower)) return true;
-  if (PROTECTED_IN_FOLDER.includes(`${parent.toLowerCase()}/${lower}`)) return true;
+  if (PROTECTED_IN_FOLDER.includes(`${parent}/${lower}`)) return true;
   return ENV_FAMILY.test(lower) && !lower.split(/[.\-_~]/).some((word) => ENV_EXAMPLE_WORDS.includes(word));
 }
 

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { escapePath } from "../escape.js";
 import { DirectFolders } from "./opened.js";
-import { IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
+import { isInside, realpathOfDeepestExisting } from "./real-paths.js";
+import { DENY_FILE, IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
 import { rgWouldReadSkipped, type WalkStop } from "./rg-ignore-walk.js";
 
@@ -41,6 +42,8 @@ export class Workspace {
   private readonly directFolders: DirectFolders;
   /** The root folder's own name: top-level entries are judged with it as their parent (.docker/config.json). */
   private readonly rootName: string;
+  /** Arguments read as meant, not as written ("src\a.ts" as "src/a.ts"): the result ends saying so. */
+  private readonly meantNotes = new Set<string>();
 
   /** Throws when the root lies in a protected folder (~/.aws, repo/.git): everything there is a secret. */
   constructor(root: string) {
@@ -76,36 +79,30 @@ export class Workspace {
    * clear error. The check is made after resolving ".." and symlinks, and the
    * name is checked against the protected-file rules as given and as resolved.
    */
-  resolveInWorkspace(input: string, argName = "path"): Resolved {
-    if (input === "") return { ok: false, error: `${argName} must not be empty; use "." for the workspace root` };
+  resolveInWorkspace(given: string, argName = "path"): Resolved {
+    const input = given === "" ? "." : given; // an empty path means the root, as the default does
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
     if (input.includes(UNNAMABLE))
-      return {
-        ok: false,
-        error: `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
-      };
+      return refused(
+        `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
+      );
     // Before any work that grows with the length: an 80 KB path took 40 s to resolve.
     if (input.length > MAX_PATH_CHARS)
       return { ok: false, error: `${argName} is ${input.length} characters long, over the ${MAX_PATH_CHARS} limit` };
     if (input.split("/").length > MAX_PATH_SEGMENTS)
-      return {
-        ok: false,
-        error: `${argName} has more than ${MAX_PATH_SEGMENTS} "/"-separated segments; give a shorter path`,
-      };
+      return refused(`${argName} has more than ${MAX_PATH_SEGMENTS} "/"-separated segments; give a shorter path`);
     if (input.startsWith("~"))
-      return {
-        ok: false,
-        error: `${argName} "${escapePath(input)}": "~" is not expanded; give a path relative to the workspace root`,
-      };
+      return refused(
+        `${argName} "${escapePath(input)}": "~" is not expanded; give a path relative to the workspace root`,
+      );
     if (/^[a-zA-Z]:[\\/]|^\\\\/.test(input))
-      return {
-        ok: false,
-        error: `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
-      };
+      return refused(
+        `${argName} "${escapePath(input)}": Windows drive and UNC paths are not supported; give a path relative to the workspace root`,
+      );
 
     const lexical = path.resolve(this.root, input);
-    const backslash = this.backslashHint(input, lexical, argName);
-    if (backslash) return { ok: false, error: backslash };
+    const backslash = this.backslashMeaning(input, lexical, argName);
+    if (backslash) return backslash;
 
     const real = realpathOfDeepestExisting(lexical);
     if (!isInside(this.root, real)) return outside(argName, input);
@@ -114,19 +111,40 @@ export class Workspace {
     const rel = this.toRelative(isInside(this.root, lexical) ? lexical : real);
     if (isDenied(rel, this.rootName) || isDenied(this.toRelative(real), this.rootName))
       return protectedPath(argName, rel);
+    if (this.ignoreRules.deniesPath(rel) || this.ignoreRules.deniesPath(this.toRelative(real)))
+      return refused(
+        `${argName} "${escapePath(rel)}" is denied by ${DENY_FILE} (the user's rule: no tool reads or lists it)`,
+      );
     return { ok: true, abs: real, rel };
   }
 
   /**
    * A path with "\" that names nothing is a Windows-style path: on Linux "\" is a character of a name, so
-   * "lib\util.js" would be "not found" with no hint. Says so, with the "/" path when that one exists.
+   * "lib\util.js" would be "not found". When the "/" path exists, that one is meant: it is resolved (and
+   * checked) instead, and a note tells the model the separator. Otherwise an error says so.
    */
-  private backslashHint(input: string, lexical: string, argName: string): string | undefined {
+  private backslashMeaning(input: string, lexical: string, argName: string): Resolved | undefined {
     if (!input.includes("\\") || !isInside(this.root, lexical) || fs.existsSync(lexical)) return undefined;
     const forward = input.replace(/\\+/g, "/");
     const asForward = this.resolveInWorkspace(forward, argName);
-    const exists = asForward.ok && fs.existsSync(asForward.abs);
-    return `${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"${exists ? `: did you mean "${escapePath(forward)}"?` : ""}`;
+    if (asForward.ok && fs.existsSync(asForward.abs)) {
+      this.noteTakenAsMeant(
+        `(${argName} "${escapePath(input)}" was taken as "${escapePath(forward)}": Scout's separator is "/")`,
+      );
+      return asForward;
+    }
+    if (!asForward.ok) return asForward; // protected, say: the "/" path's own reason
+    return refused(`${argName} "${escapePath(input)}" uses "\\" as a separator; Scout's separator is "/"`);
+  }
+
+  /** A note for the end of this call's result: an argument was read as it was meant, not as written. */
+  noteTakenAsMeant(note: string): void {
+    this.meantNotes.add(note);
+  }
+
+  /** The notes of noteTakenAsMeant, one per line, or "" (paths in them are already escaped). */
+  takenAsMeantNote(): string {
+    return [...this.meantNotes].join("\n");
   }
 
   /**
@@ -146,6 +164,7 @@ export class Workspace {
     if (name.includes(UNNAMABLE)) return false; // not valid UTF-8: shown, it could not be named back
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
+    if (this.ignoreRules.denies(relPath, isDir)) return false; // the user's .scoutignore: as if protected
     return !this.ignoreRules.isIgnored(relPath, parent, isDir);
   }
 
@@ -202,26 +221,9 @@ export class Workspace {
 /** At most this many skipped ignore files are named in a note; the rest are counted. */
 const MAX_SKIPPED_NAMED = 3;
 
-function isInside(root: string, abs: string): boolean {
-  const rel = path.relative(root, abs);
-  // "..foo" is a name inside the root; ".." and "../x" are not.
-  return rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
-
-/** realpath of the path, or of its deepest existing ancestor joined with the rest. */
-function realpathOfDeepestExisting(abs: string): string {
-  let existing = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...rest);
-    } catch {
-      const parent = path.dirname(existing);
-      if (parent === existing) return abs;
-      rest.unshift(path.basename(existing));
-      existing = parent;
-    }
-  }
+/** A path argument refused, with the message the model gets. */
+function refused(error: string): Resolved {
+  return { ok: false, error };
 }
 
 function outside(argName: string, input: string): Resolved {

@@ -30,7 +30,7 @@ const RARE_VISIBLE_FILES = 6;
 const RARE_IGNORED_FILES = 3;
 const COMMON_LINE_SHARE = 0.25;
 
-/** read_file refuses files over 20 MiB; this one is just under, the largest it reads. */
+/** A big file read_file counts to its end (under its 64 MiB counting bound), and grep searches. */
 export const BIG_FILE = "docs/reference/big-reference.md";
 const BIG_FILE_BYTES = 19 * 1024 * 1024;
 

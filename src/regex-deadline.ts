@@ -1,0 +1,19 @@
+// Runs work that tests a regular expression from outside (a lab set's, a learner's) and stops it after a second.
+//
+// A regex that backtracks (^(a+)+$ against "aaaa…b") can run for hours, and
+// it never yields to the event loop, so no timer can stop it. vm's watchdog
+// can: the work runs as a script with a timeout, which interrupts it wherever it is.
+import vm from "node:vm";
+
+/** A regular expression from outside tested longer than this is stopped. */
+export const REGEX_TIMEOUT_MS = 1_000;
+
+/** Returns what `work` returns, or a failure that says the expression took too long. */
+export function stoppable<T>(work: () => T): T | { tooSlow: string } {
+  try {
+    return vm.runInNewContext("work()", { work }, { timeout: REGEX_TIMEOUT_MS });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+    return { tooSlow: `a regular expression ran over ${REGEX_TIMEOUT_MS / 1000} s: it backtracks (nested * or +?)` };
+  }
+}
