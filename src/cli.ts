@@ -2,13 +2,13 @@
 // The command line: picks the model and the workspace, then runs the REPL, one tool, or `scout tokens`.
 //
 // `scout` starts the REPL (or answers piped questions, or one -p question);
-// `scout tool NAME JSON` runs one tool directly. The REPL knows no model:
+// `scout tool NAME JSON` runs one tool directly (src/tool-command.ts). The REPL knows no model:
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 // Each command imports what it uses when it runs (`await import`): `scout
 // --version` loads this file alone, `scout tool` loads no model and no REPL.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
+import { parseOptions } from "./parse-options.js";
 import { escapeControl } from "./escape.js";
 import type { ModelChoice } from "./repl/session.js";
 import type { Pricing } from "./tokens/cost.js";
@@ -43,6 +43,8 @@ Options:
   --replay TRACE             answer from a --trace recording instead of a model (no key; the tools run live)
   --step                     step-through: pause before each model call and tool call (terminal only)
   --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
+  --continue | --resume      resume this workspace's last REPL session | pick one of the recent ones
+                             (kept in ~/.scout/sessions, or $SCOUT_SESSIONS; SCOUT_SESSIONS= keeps none)
   -p, --print "question"     answer one question and exit
   --json                     with -p: print one JSON object (answer, steps, usage) on stdout
   -h, --help | -v, --version
@@ -53,16 +55,11 @@ teaching model: a fixed search-then-read policy, not an LLM. ANTHROPIC_BASE_URL
 points Scout at any server that speaks the Messages API.`;
 };
 
-const toolUsage = (toolNames: string) => `Usage:
-  scout tool NAME 'JSON' [--cwd DIR]   run one tool and print exactly what the model would get
-  scout tool --list                    list the tools and their descriptions
-Exit status: 0, 1 when the result is an error, 2 for a usage error. Tools: ${toolNames}`;
-
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "tool") return toolCommand(argv.slice(1));
+  if (argv[0] === "tool") return (await import("./tool-command.js")).toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
   if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
     options: {
@@ -80,6 +77,8 @@ async function main(argv: string[]): Promise<number> {
       replay: { type: "string" },
       step: { type: "boolean" },
       "no-history": { type: "boolean" },
+      continue: { type: "boolean" },
+      resume: { type: "boolean" },
       print: { type: "string", short: "p" },
       json: { type: "boolean" },
     },
@@ -169,14 +168,17 @@ async function main(argv: string[]): Promise<number> {
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
   if (terminal && values.print === undefined) {
-    const { historyFile, runTerminal } = await import("./repl/terminal.js");
+    const { runTerminal } = await import("./repl/terminal.js");
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {
       banner: `${banner}${modelIgnored ? `\n${ignoredNote}` : ""}\nType a question, or /help.`,
-      historyFile: values["no-history"] ? undefined : historyFile(),
+      noHistory: values["no-history"],
       step: values.step,
+      resume: values.resume ? "pick" : values.continue ? "continue" : undefined,
     });
   }
+  if (values.continue || values.resume)
+    throw new UsageError(`--${values.resume ? "resume" : "continue"} needs a terminal`);
   if (offline && !values.quiet) console.error(`(${session.choice.label})`); // no banner here, so say it once
   if (modelIgnored && !values.quiet) console.error(ignoredNote);
   const { runOnce, runPiped } = await import("./repl/piped.js");
@@ -187,40 +189,6 @@ async function main(argv: string[]): Promise<number> {
     return code;
   }
   return runPiped(session);
-}
-
-/** `scout tool NAME 'JSON'`: one tool call, printed exactly as the model sees it. */
-async function toolCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { list: { type: "boolean" }, cwd: { type: "string" }, help: { type: "boolean" } },
-  });
-  const { findTool, runTool, toolNames, tools } = await import("./tools/index.js");
-  const { UsageError, openWorkspace } = await import("./options.js");
-  if (values.help) {
-    console.log(toolUsage(toolNames()));
-    return 0;
-  }
-  if (values.list) {
-    for (const tool of tools) console.log(`${tool.name}\n  ${tool.description}\n`);
-    return 0;
-  }
-  const [name, json = "{}", ...extra] = positionals;
-  if (!name) throw new UsageError("scout tool needs a tool name; try: scout tool --list");
-  if (extra.length)
-    throw new UsageError(`unexpected argument "${extra[0]}"; pass the tool's arguments as one JSON string`);
-  if (!findTool(name)) throw new UsageError(`unknown tool "${name}"; available: ${toolNames()}`);
-  let input: unknown;
-  try {
-    input = JSON.parse(json);
-  } catch (error) {
-    throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}): ${json}`);
-  }
-  const result = await runTool(name, input, { workspace: openWorkspace(values.cwd) });
-  // To a program, exactly what the model gets; to a person, with control characters made visible.
-  console.log(process.stdout.isTTY ? escapeControl(result.content) : result.content);
-  return result.isError ? 1 : 0;
 }
 
 function readVersion(): string {
@@ -242,8 +210,9 @@ main(process.argv.slice(2)).then(
   },
   async (error) => {
     const { UsageError } = await import("./options.js");
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    console.error(escapeControl(`scout: ${(error as Error).message}`));
+    const { OptionError, didYouMean } = await import("./parse-options.js");
+    const usage = error instanceof UsageError || error instanceof OptionError;
+    console.error(escapeControl(`scout: ${(error as Error).message}${usage ? await didYouMean(error) : ""}`));
     if (usage) console.error("Try: scout --help");
     process.exitCode = usage ? 2 : 1;
   },

@@ -250,6 +250,20 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(run.stdout.trimEnd().split("\n")).toHaveLength(1);
   });
 
+  it("--json also says the model, the cost in dollars and whether it is an estimate, each step's usage, each tool result's size", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
+    const run = await scout(["-p", "who calls normpath?", "--json", "--model", "claude-haiku-4-5"]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.model).toBe("claude-haiku-4-5");
+    // 200 input tokens at $1 and 40 output tokens at $5 per million (Haiku 4.5, src/tokens/prices.ts)
+    expect(report.cost).toEqual({ dollars: 0.0004, estimate: false, priced_as: "claude-haiku-4-5" });
+    expect(report.steps[0].usage).toEqual({ input_tokens: 100, output_tokens: 20 });
+    expect(report.steps[1].result_chars).toBe("app.py:4:    return os.path.normpath(p)".length);
+    const offline = await scout(["-p", "who calls normpath?", "--json", "--offline"]);
+    expect(JSON.parse(offline.stdout)).toMatchObject({ model: "offline-teacher", cost: { estimate: true } });
+  });
+
   it("--json when the model call fails: the object says why, exit status 1", async () => {
     api.script(apiError(400, "invalid_request_error", "nope"));
     const run = await scout(["-p", "hello?", "--json"]);
@@ -273,7 +287,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
       { role: "assistant", content: [{ type: "text", text: "At app.py:3." }] },
       { role: "user", content: "what does it return?" },
     ]);
-    expect(run.stdout).toBe("At app.py:3.\nIt returns a normalised path.\n");
+    expect(run.stdout).toBe("At app.py:3.\n\n---\n\nIt returns a normalised path.\n"); // a rule between answers
     expect(run.stderr.match(/^turn: /gm)).toHaveLength(2);
     expect(run.stderr).not.toContain("waiting for the model"); // the indicator is for terminals only
     expect(run.code).toBe(0);
@@ -286,7 +300,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     );
     const run = await scout([], { input: "first?\nsecond?\n" });
 
-    expect(run.stdout).toBe("The answer is\nSecond answer.\n");
+    expect(run.stdout).toBe("The answer is\n\n---\n\nSecond answer.\n");
     expect(run.stderr).toContain("(the answer was cut: the model reached its output token limit)");
     expect(messagesOf(1)).toEqual([
       { role: "user", content: "first?" },
@@ -464,7 +478,8 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     await api.waitForRequests(1);
     child.kill("SIGINT");
     const run = await exited;
-    expect(run.stderr).toContain("(cancelled; the conversation is as it was before this question)");
+    expect(run.stderr).toContain("(cancelled: no answer)");
+    expect(run.stderr).not.toContain("conversation");
     expect(run.code).toBe(130);
   });
 

@@ -9,6 +9,24 @@ const tree = treeMaker();
 const OFFLINE = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
 
 describe("usage errors name what caused them (exit status 2)", () => {
+  it("option errors are in Scout's words, with the nearest known option; no Node internals, quotes balanced", async () => {
+    const cases: [string[], string][] = [
+      [["--jsn", "-p", "q"], "scout: unknown option --jsn; did you mean --json?\nTry: scout --help\n"],
+      [["--verbos"], "scout: unknown option --verbos; did you mean --verbose?\nTry: scout --help\n"],
+      [["--zzzzzz"], "scout: unknown option --zzzzzz\nTry: scout --help\n"],
+      [["-x"], "scout: unknown option -x\nTry: scout --help\n"],
+      [["--cwd"], "scout: --cwd needs a value\nTry: scout --help\n"],
+      [["--json=1"], "scout: --json takes no value\nTry: scout --help\n"],
+      [["tokens", "--jsn"], "scout: unknown option --jsn; did you mean --json?\nTry: scout --help\n"],
+      [["tool", "--lst"], "scout: unknown option --lst; did you mean --list?\nTry: scout --help\n"],
+      [["lab", "--runz", "2"], "scout lab: unknown option --runz; did you mean --runs?\nTry: scout lab --help\n"],
+    ];
+    for (const [args, stderr] of cases) {
+      const run = await runCli(args, { env: OFFLINE });
+      expect({ args, stderr: run.stderr, code: run.code }).toEqual({ args, stderr, code: 2 });
+    }
+  });
+
   it("--cwd that is missing, or a file: the absolute path tried", async () => {
     const root = tree({ "a.txt": "x\n" });
     const missing = await runCli(["--cwd", "nope", "-p", "q"], { cwd: root, env: OFFLINE });

@@ -137,13 +137,13 @@ describe("start-up: a command loads only the packages it uses", () => {
     expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
   });
 
-  it("scout --version loads cli.js alone (and escape.js); a read_file call no agent, model, REPL or token code", async () => {
+  it("scout --version loads cli.js alone (and escape.js, parse-options.js); a read_file call no agent, model, REPL or token code", async () => {
     const probe = moduleProbe();
     expect((await runCli(["--version"], { cwd: root, env: probe.env })).code).toBe(0);
-    expect(probe.loaded()).toEqual(["cli.js", "escape.js"]);
+    expect(probe.loaded().sort()).toEqual(["cli.js", "escape.js", "parse-options.js"]); // it imports only node:util
     const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: probe.env });
     expect(run.stdout).toBe("1\thello\n2\tworld\n(lines 1-2 of 2)\n");
-    const loaded = probe.loaded().slice(2);
+    const loaded = probe.loaded().slice(3);
     expect(loaded).toContain("tools/read_file.js");
     expect(
       loaded.filter((file) => /^(agent|prompt|trace|steplog)\.js$|^(models|repl|tokens|lab)\//.test(file)),

@@ -72,9 +72,11 @@ export interface CliRun {
 /**
  * How the CLI is started: by node (the default); as a program, through its
  * #! line, as npx and npm's bin link run it; or on a pseudo-terminal, run by
- * util-linux `script`, directly or through `npm start` as a learner does.
+ * util-linux `script`, directly or through `npm start` as a learner does;
+ * or "pty-shell": an interactive bash with job control on the pty, where the
+ * test types the command (shellCommand) as a person would, for Ctrl-Z and fg.
  */
-export type Launch = "node" | "program" | "pty" | "pty-npm-start";
+export type Launch = "node" | "program" | "pty" | "pty-npm-start" | "pty-shell";
 
 export interface CliOptions {
   cwd?: string;
@@ -96,13 +98,20 @@ export interface StartedCli {
   exited: Promise<CliRun>;
 }
 
+const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
+/** The command line that starts the CLI with `args`, for a shell on a pty ("pty-shell") to run. */
+export function shellCommand(args: string[], how: "node" | "npm" = "node", cli = CLI): string {
+  if (how === "npm") return `npm --prefix ${quote(REPO_ROOT)} start --silent -- ${args.map(quote).join(" ")}`;
+  return [process.execPath, cli, ...args].map(quote).join(" ");
+}
+
 /** Starts the built CLI (dist/cli.js unless told) as a child process, its stdin left open: the one way tests start it. */
 export function startCli(args: string[], options: CliOptions = {}): StartedCli {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const launch = options.launch ?? "node";
   const cli = options.cli ?? CLI;
-  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
   const command = {
     node: [process.execPath, [cli, ...args]],
     program: [cli, args],
@@ -113,6 +122,7 @@ export function startCli(args: string[], options: CliOptions = {}): StartedCli {
       "script",
       ["-qefc", `exec npm --prefix ${quote(REPO_ROOT)} start --silent -- ${args.map(quote).join(" ")}`, "/dev/null"],
     ],
+    "pty-shell": ["script", ["-qefc", "exec bash --norc --noprofile -i", "/dev/null"]],
   } satisfies Record<Launch, [string, string[]]>;
   const [program, argv] = command[launch];
   const child = spawn(program, argv, { cwd: options.cwd ?? REPO_ROOT, env: env as NodeJS.ProcessEnv });

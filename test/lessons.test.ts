@@ -46,6 +46,8 @@ const lessonFiles = fs
   .readdirSync(LESSONS_DIR)
   .filter((name) => /^\d\d-[\w-]+\.md$/.test(name))
   .sort();
+/** Pages whose console blocks run too, relative to lessons/: the reference, and the README a newcomer reads. */
+const otherPages = ["reference.md", "../README.md"];
 
 // ---------------------------------------------------------------- parsing
 
@@ -241,13 +243,13 @@ describe("console blocks run and print what the lessons say", () => {
     expect(lessonFiles.map((name) => Number(name.slice(0, 2)))).toEqual(lessonFiles.map((_, i) => i));
   });
 
-  for (const file of lessonFiles) {
+  for (const file of [...lessonFiles, ...otherPages]) {
     const blocks = fencesOf(fs.readFileSync(path.join(LESSONS_DIR, file), "utf8")).filter(
       (fence) => fence.info === "console",
     );
     describe.concurrent(file, () => {
       for (const fence of blocks) {
-        const where = `lessons/${file}`;
+        const where = path.posix.join("lessons", file);
         const commands = commandsOf(fence, where);
         it(
           `block at line ${fence.line} (${commands.length} command${commands.length === 1 ? "" : "s"})`,

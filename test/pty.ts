@@ -2,7 +2,8 @@
 //
 // Scout keeps the terminal in raw mode, so Ctrl-C / Ctrl-D arrive as the bytes
 // a keyboard sends (\x03 / \x04), and the pty sends no SIGINT to anyone.
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { afterEach } from "vitest";
 import { type Launch, startCli } from "./helpers.js";
 
@@ -23,7 +24,7 @@ export interface PtyOptions {
   extraArgs?: string[];
 }
 
-/** Runs Scout on a pseudo-terminal in `root`, offline and with no history file unless `env` says otherwise. */
+/** Runs Scout on a pseudo-terminal in `root`, offline, with no history file and no saved sessions unless `env` says otherwise. */
 export function scoutOnPty(root: string, env: Record<string, string | undefined> = {}, options: PtyOptions = {}) {
   let onData = () => {};
   const {
@@ -38,6 +39,7 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
       NO_COLOR: undefined,
       npm_config_update_notifier: "false",
       SCOUT_HISTORY: "", // no history file, unless a test asks for one
+      SCOUT_SESSIONS: "", // no saved sessions either
       ...env,
     },
     timeoutMs: 4 * WAIT_MS, // a watchdog for the whole session, not a timing assertion
@@ -76,22 +78,39 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
       }
     },
     /** Resolves when the screen matches; fails with the screen so far if it never does. */
-    waitFor(pattern: RegExp): Promise<void> {
+    waitFor(pattern: RegExp, raw = false): Promise<void> {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`never saw ${pattern} on the terminal:\n${plain(output.all)}`)),
           WAIT_MS,
         );
         onData = () => {
-          if (!pattern.test(plain(output.all))) return;
+          if (!pattern.test(raw ? output.all : plain(output.all))) return;
           clearTimeout(timer);
-          // the prompt is printed just before Scout reads: give it a moment before typing.
-          setTimeout(resolve, 100);
+          resolve(); // keys typed from here on are read: Scout's keyboard holds what comes during a turn
         };
         onData();
       });
     },
+    /** Sets the pty's size, as a person resizing the window does: the kernel sends SIGWINCH. */
+    resize(columns: number, rows = 24): void {
+      execFileSync("stty", ["-F", ptyDevice(child.pid as number), "cols", String(columns), "rows", String(rows)]);
+    },
   };
+}
+
+/** The pty `script` made: what its child (the CLI or the shell) has as stdin. */
+function ptyDevice(scriptPid: number): string {
+  for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === scriptPid)
+        return fs.readlinkSync(`/proc/${pid}/fd/0`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no child of script (pid ${scriptPid}) found`);
 }
 
 /** Colour and cursor codes and \r removed (bracketed-paste switches, ESC[?2004h, included). */

@@ -101,7 +101,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     expect(await pty.exited).toBe(0);
     expect(questions()).toEqual(["Traceback (most recent call last):\n  File \"app.py\", line 3\nKeyError: 'x'"]);
     expect(pty.screen()).toContain("you > Traceback (most recent call last):⏎  File");
-    expect(pty.screen()).toMatch(/\(pasted: 3 lines, \d+ characters, sent as one question\)/);
+    expect(pty.screen()).toMatch(/\(3 lines, \d+ characters, sent as one question\)/);
   });
 
   it("what is typed while a turn runs appears at the next prompt", async () => {
@@ -151,7 +151,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     const screen = pty.screen();
     expect(screen).toContain("model: Claude (claude-haiku-4-5)\n");
     expect(screen).toContain("model: Claude (claude-sonnet-4-5) (the conversation carries over)");
-    expect(screen).toContain('you > where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
+    expect(screen).toContain('[you] where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
     expect(api.requests.map((request) => request.body.model)).toEqual(Array(3).fill("claude-sonnet-4-5"));
     expect(plain(api.requests[2].body.messages)).toEqual([{ role: "user", content: "again?" }]);
     for (const command of ["/model", "/history", "/clear", "/step", "/tools", "/tokens", "/help", "/exit"])

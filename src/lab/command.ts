@@ -5,7 +5,7 @@
 // --html file), 2 for bad input (the options, the question set, a variant).
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { didYouMean, parseOptions } from "../parse-options.js";
 import type { Model } from "../agent.js";
 import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
@@ -47,7 +47,7 @@ export async function labCommand(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError((error as Error).message + (await didYouMean(error)));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -153,7 +153,7 @@ export async function labCommand(argv: string[]): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseOptions({
     args: argv,
     allowPositionals: true,
     options: {

@@ -13,8 +13,10 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /request        the last request sent to the model, block by block, with the tokens of each
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
-Ctrl-C cancels a running turn, or clears the line. Up/Down recall earlier questions.
-A multi-line paste is one question; its line breaks show as ⏎.
+Ctrl-C or Esc cancels a running turn; Ctrl-C clears the line. Up/Down recall earlier questions.
+Tab completes commands, their arguments, and paths after @; @path attaches that file.
+A multi-line paste is one question; its line breaks show as ⏎, as do backslash-Enter and Alt-Enter.
+Ctrl-Z suspends Scout (fg brings it back).
 Without a key, the offline teaching model answers: where is X defined?  who calls X? / where is X used?
   which files are tests? (or python, docs …)  what is in src?  and lines that mention words; it cannot explain code.`;
 
@@ -38,7 +40,7 @@ export async function runCommand(session: Session, line: string, context: Comman
     } catch (error) {
       print(`(could not count the schemas: ${await session.options.describeError(error)})`);
     }
-    print(`\n${session.usage.format(session.choice.estimated, session.choice.pricing)}`);
+    print(`\n${session.usage.format(session.choice.estimated)}`);
   } else if (name === "/request") {
     print(await session.describeLastRequest());
   } else if (name === "/model") {
@@ -60,12 +62,12 @@ export async function runCommand(session: Session, line: string, context: Comman
   } else print(`unknown command ${name}; try /help`);
 }
 
-/** /history: each question, each tool call on one line, each answer. */
+/** /history: each question (marked "[you]", so it does not look like a live prompt), each tool call on one line, each answer. */
 export function transcript(session: Session): string {
   const lines: string[] = [];
   for (const message of session.history) {
     if (typeof message.content === "string") {
-      lines.push(message.role === "user" ? `you > ${message.content}` : message.content);
+      lines.push(message.role === "user" ? `[you] ${message.content}` : message.content);
       continue;
     }
     for (const block of message.content as ContentBlock[]) {

@@ -2,8 +2,10 @@
 //
 // SIGINT cancels the turn and ends the whole batch.
 import readline from "node:readline";
+import { sumUsage } from "../tokens/cost.js";
 import { escapeJson } from "../escape.js";
 import { formatCount } from "../tokens/count.js";
+import { dollars, priceOf } from "../tokens/prices.js";
 import { runCommand } from "./commands.js";
 import { type Outcome, type Session, say } from "./session.js";
 
@@ -22,9 +24,13 @@ function onSigint(session: Session, stop: () => void): () => void {
   return () => process.off("SIGINT", handler);
 }
 
+/** Between two answers of a batch on stdout, so a reader can tell them apart (a Markdown rule). */
+export const ANSWER_SEPARATOR = "\n---\n\n";
+
 /** One question per line of stdin; exit status 1 if any model call failed, 130 after SIGINT. */
 export async function runPiped(session: Session): Promise<number> {
   let failed = false;
+  let answered = false;
   let interrupted = false;
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   const off = onSigint(session, () => {
@@ -39,7 +45,10 @@ export async function runPiped(session: Session): Promise<number> {
         if ((await runCommand(session, line)) === "exit") break;
         continue;
       }
-      if ((await session.ask(line)) === "failed") failed = true;
+      if (answered) process.stdout.write(ANSWER_SEPARATOR); // before the answer streams
+      const outcome = await session.ask(line);
+      if (outcome === "failed") failed = true;
+      if (outcome === "answered") answered = true;
       if (interrupted) break;
     }
   } finally {
@@ -53,6 +62,7 @@ export async function runPiped(session: Session): Promise<number> {
 /** `-p "question"`: stdin, when piped, goes along with the question; --json prints one object for scripts. */
 export async function runOnce(session: Session, question: string, options: { json?: boolean }): Promise<number> {
   const started = Date.now();
+  session.oneQuestion = true;
   let interrupted = false;
   const off = onSigint(session, () => {
     interrupted = true;
@@ -74,11 +84,27 @@ export async function runOnce(session: Session, question: string, options: { jso
   }
   if (options.json) {
     const { text, stopReason, steps, usage, error } = session.last;
-    const report = { answer: text, stop_reason: stopReason || null, steps, usage, duration_ms: Date.now() - started };
+    const report = {
+      answer: text,
+      stop_reason: stopReason || null,
+      model: session.choice.model.name,
+      steps,
+      usage,
+      cost: jsonCost(session),
+      duration_ms: Date.now() - started,
+    };
     console.log(escapeJson(JSON.stringify(error ? { ...report, error } : report))); // C1 controls too
   }
   if (interrupted || outcome === "cancelled") return EXIT.cancelled;
   return outcome === "failed" ? EXIT.failed : EXIT.ok;
+}
+
+/** --json's cost: the last turn in dollars (null when the price is unknown), and whether it is an estimate. */
+function jsonCost(session: Session) {
+  const { pricing } = session.choice;
+  const price = priceOf(pricing.model);
+  const total = sumUsage(session.last.steps.flatMap((step) => (step.type === "model" ? [step.usage] : [])));
+  return { dollars: price ? dollars(total, price) : null, estimate: pricing.estimate, priced_as: pricing.model };
 }
 
 /** All of piped stdin, read until it ends, stopping just past the cap so memory stays bounded. */

@@ -2,7 +2,7 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import type { Decision, MessageParam, StepEvent, Verdict } from "../agent.js";
+import type { Decision, MessageParam, StepEvent, Usage, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import type { StepLog } from "../steplog.js";
 import type { Pricing } from "../tokens/cost.js";
@@ -44,8 +44,17 @@ export type Outcome = "answered" | "failed" | "cancelled";
 
 /** A step as --json reports it. */
 export type JsonStep =
-  | { n: number; type: "model"; model: string; stop_reason: string | null; ms: number }
-  | { n: number; type: "tool"; name: string; input: unknown; is_error: boolean; skipped: boolean; ms: number };
+  | { n: number; type: "model"; model: string; stop_reason: string | null; usage: Usage; ms: number }
+  | {
+      n: number;
+      type: "tool";
+      name: string;
+      input: unknown;
+      is_error: boolean;
+      skipped: boolean;
+      result_chars: number;
+      ms: number;
+    };
 
 export class Session {
   history: MessageParam[] = [];
@@ -55,6 +64,8 @@ export class Session {
   pause?: (decision: Decision) => Verdict;
   /** The last turn, for --json. */
   last = newLast();
+  /** -p: one question and no conversation, so a cancel does not speak of one. */
+  oneQuestion = false;
   private running?: AbortController;
 
   constructor(readonly options: SessionOptions) {
@@ -71,7 +82,7 @@ export class Session {
     const last = (this.last = newLast());
     trace?.question(question, pipedChars);
     const onStep = (event: StepEvent) => {
-      this.usage.record(event);
+      this.usage.record(event, this.choice.pricing);
       log.onStep(event);
       trace?.step(log.step, event);
       if (event.type === "model") {
@@ -82,6 +93,7 @@ export class Session {
           type: "model",
           model: event.model,
           stop_reason: event.stopReason,
+          usage: { ...event.usage },
           ms: event.ms,
         });
       }
@@ -94,6 +106,7 @@ export class Session {
           input,
           is_error: result.isError,
           skipped: !!event.skipped,
+          result_chars: result.content.length,
           ms,
         });
       }
@@ -123,7 +136,7 @@ export class Session {
       log.interrupted();
       if (error instanceof TurnQuit || controller.signal.aborted) {
         const how = error instanceof TurnQuit ? "stopped" : "cancelled";
-        say(`(${how}; the conversation is as it was before this question)`);
+        say(this.oneQuestion ? `(${how}: no answer)` : `(${how}; the conversation is as it was before this question)`);
         trace?.failure(how, how === "stopped" ? "q pressed in step-through mode" : "Ctrl-C or SIGINT");
         last.error = how;
         return "cancelled";
@@ -149,7 +162,7 @@ export class Session {
 
   /** The exit line: what the whole session cost (on stderr, with the step log). */
   sayGoodbye(): void {
-    const line = this.usage.exitLine(this.choice.pricing);
+    const line = this.usage.exitLine();
     if (line) this.options.log.notice(line);
   }
 

@@ -4,6 +4,12 @@
 // src/agent.ts stays a straight line: `pause(decision)` returns, then the
 // loop goes on. keyIn reads the terminal itself (/dev/tty) and puts it back
 // in cooked mode, with stdin paused; `afterKey` lets the caller undo that.
+//
+// keyIn drops control characters (Esc, Ctrl-C) and skips Enter, so it is
+// asked for the key's byte in hex (its `encoding` option, passed to
+// Buffer#toString): Esc is "1b", Ctrl-C "03", Enter "0d", and none is
+// dropped. The pause line is written here, not given to keyIn as its query,
+// which would expand readline-sync's placeholders ("$<cwd>") in model input.
 import { createRequire } from "node:module";
 import type ReadlineSync from "readline-sync";
 import type { Decision, Verdict } from "../agent.js";
@@ -11,13 +17,29 @@ import { escapeControl } from "../escape.js";
 import { formatInput } from "../steplog.js";
 import { formatCount } from "../tokens/count.js";
 
-export const STEP_KEYS = "space runs it · s skips the tool · c continues to the end of the turn · q ends the turn";
+export const STEP_KEYS =
+  "space or Enter runs it · s skips the tool · c continues to the end of the turn · q, Esc or Ctrl-C ends the turn";
+
+/** What each key's byte (in hex, as keyIn reads it) does; any other key runs the step. */
+const KEY_VERDICTS: Record<string, "run" | "skip" | "continue" | "quit"> = {
+  "20": "run", // space
+  "0d": "run", // Enter
+  "0a": "run",
+  "73": "skip", // s
+  "53": "skip",
+  "63": "continue", // c
+  "43": "continue",
+  "71": "quit", // q
+  "51": "quit",
+  "1b": "quit", // Esc
+  "03": "quit", // Ctrl-C
+};
 
 /**
  * A pause for runTurn. `nextStep()` is the [n] the step log will give the
  * step. "c" stops pausing until `newTurn()`.
  */
-export function stepper(nextStep: () => number, afterKey: () => void = () => {}) {
+export function stepper(nextStep: () => number, afterKey: (sawEscape: boolean) => void = () => {}) {
   let continuing = false;
   return {
     newTurn(): void {
@@ -29,32 +51,23 @@ export function stepper(nextStep: () => number, afterKey: () => void = () => {})
         decision.type === "model"
           ? `model call with ${decision.messages} message${decision.messages === 1 ? "" : "s"}, ${formatCount(decision.inputTokensSoFar)} input tokens so far this turn`
           : `${decision.name} ${formatInput(decision.input)}`;
-      const keys = decision.type === "tool" ? "[space/s/c/q]" : "[space/c/q]";
+      const keys =
+        decision.type === "tool"
+          ? "[space/Enter run · s skip · c continue · q/Esc/Ctrl-C quit]"
+          : "[space/Enter run · c continue · q/Esc/Ctrl-C quit]";
+      // with the step log: stdout carries only answers
+      process.stderr.write(`⏸ [${nextStep()}] next: ${escapeControl(what)} ${keys} `);
       // Required on first use, not imported: see CommonJS packages in src/workspace/ignore-rules.ts.
       const readlineSync = createRequire(import.meta.url)("readline-sync") as typeof ReadlineSync;
-      const key = readlineSync.keyIn(`⏸ [${nextStep()}] next: ${literal(escapeControl(what))} ${keys} `, {
-        limit: decision.type === "tool" ? " scq" : " cq",
-        hideEchoBack: true,
-        mask: "",
-      });
-      process.stderr.write(`${describeKey(key)}\n`); // with the step log: stdout carries only answers
-      afterKey();
-      if (key === "c") continuing = true;
-      if (key === "q") return "quit";
-      if (key === "s") return "skip";
-      return "run";
+      const readKey = () => readlineSync.keyIn("", { hideEchoBack: true, mask: "", encoding: "hex" as BufferEncoding });
+      let byte = readKey();
+      // Other keys are ignored, as are a model call's "s"; a key of several bytes is read byte by byte.
+      while (!KEY_VERDICTS[byte] || (KEY_VERDICTS[byte] === "skip" && decision.type !== "tool")) byte = readKey();
+      const verdict = KEY_VERDICTS[byte];
+      process.stderr.write(`${verdict}\n`);
+      afterKey(byte === "1b"); // an arrow key's "[D" may follow its Esc
+      if (verdict === "continue") continuing = true;
+      return verdict === "continue" ? "run" : verdict;
     },
   };
-}
-
-/**
- * The text as readline-sync prints it: it expands placeholders such as $<cwd> (the host's folder)
- * and ${cwd} in a prompt, and the model's input may hold them. A "$" before one disables it.
- */
-function literal(text: string): string {
-  return text.replace(/\$(?=[<{])/g, "$$$$");
-}
-
-function describeKey(key: string): string {
-  return { " ": "run", s: "skip", c: "continue", q: "quit" }[key] ?? key;
 }

@@ -2,54 +2,72 @@
 // Ctrl-A/E/U/W/K) and recalls earlier questions (Up/Down), kept across
 // sessions in a history file; src/repl/keyboard.ts handles Ctrl-C, paste
 // and type-ahead; src/repl/step.ts the step-through pauses.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import readline from "node:readline";
 import { escapeControl } from "../escape.js";
+import { attachFiles } from "./attach.js";
 import { warmTokenizer } from "../tokens/count.js";
 import { runCommand } from "./commands.js";
+import { completer } from "./complete.js";
+import { HISTORY_SIZE, History, historyFile } from "./history.js";
 import { Keyboard, PASTED_NEWLINE } from "./keyboard.js";
+import { SessionStore, sessionsFolder } from "./saved-sessions.js";
 import { type Session, say } from "./session.js";
 import { stepper } from "./step.js";
+import { suspend } from "./suspend.js";
 
-/** Questions kept in the history file (the oldest are dropped). */
-export const HISTORY_SIZE = 1000;
 const PROMPT = "you > ";
-
-/** The history file: $SCOUT_HISTORY, or ~/.scout_history; SCOUT_HISTORY set to "" turns it off. */
-export function historyFile(env = process.env): string | undefined {
-  if (env.SCOUT_HISTORY !== undefined) return env.SCOUT_HISTORY || undefined;
-  return path.join(os.homedir(), ".scout_history");
-}
 
 export interface TerminalOptions {
   banner: string;
-  /** Where questions are remembered; undefined: nowhere. */
-  historyFile?: string;
+  /** --no-history: remember no questions (else ~/.scout_history, or $SCOUT_HISTORY). */
+  noHistory?: boolean;
   /** --step: start in step-through mode. */
   step?: boolean;
+  /** --continue: the newest session of this workspace; --resume: one picked from a list. */
+  resume?: "continue" | "pick";
 }
 
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
   warmTokenizer(); // on another thread, while the person types: the first answer need not wait ~1.2 s for it
+  const history = new History(options.noHistory ? undefined : historyFile()); // before raw mode: none of this may hang it
+  const sessions = new SessionStore(sessionsFolder(), session.options.workspace.root);
+  if (options.resume) await resumeSession(session, sessions, options.resume);
   const keyboard = new Keyboard();
   const rl = readline.createInterface({
     input: keyboard.stream,
     output: process.stdout,
     terminal: true,
     prompt: PROMPT,
-    history: loadHistory(options.historyFile),
+    history: history.entries,
     historySize: HISTORY_SIZE,
     removeHistoryDuplicates: true,
+    completer: completer(session.options.workspace),
   });
-  rl.on("history", (entries: string[]) => saveHistory(options.historyFile, entries));
+  rl.on("history", (entries: string[]) => history.save(entries));
+  keyboard.insertText = (text) => rl.write(text); // at the cursor, as one string
+  // Backslash-Enter at the end of the line: the backslash becomes a line break, and nothing is sent yet.
+  keyboard.onEnter = () => {
+    if (rl.cursor !== rl.line.length || !rl.line.endsWith("\\")) return false;
+    rl.write(null, { name: "backspace" });
+    rl.write(PASTED_NEWLINE);
+    return true;
+  };
+  let atPrompt = true;
+  keyboard.onSuspend = () => {
+    const resume = () => {
+      keyboard.restore();
+      if (atPrompt) rl.prompt(true); // the prompt and the line as they were, cursor included
+    };
+    if (!suspend(() => keyboard.release(), resume))
+      say("\n(Ctrl-Z: no shell with job control to return to here, so Scout stays; /exit or Ctrl-D quits)");
+  };
+  keepWrappedLineOnResize(rl);
 
   const steps = stepper(
     () => session.options.log.step + 1,
-    () => keyboard.afterKeyIn(),
+    (sawEscape) => keyboard.afterKeyIn(sawEscape),
   );
   const setStepping = (on: boolean) => {
     session.pause = on ? steps.pause : undefined;
@@ -82,14 +100,24 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
         // nothing to ask
       } else if (question.startsWith("/")) {
         if ((await runCommand(session, question, { setStepping })) === "exit") break;
+        if (/^\/(clear|reset)\b/.test(question)) sessions.startNew();
       } else {
         const lines = question.split("\n").length;
-        if (lines > 1) say(`(pasted: ${lines} lines, ${question.length} characters, sent as one question)`);
+        if (lines > 1) say(`(${lines} lines, ${question.length} characters, sent as one question)`);
         keyboard.onCancel = session.cancel;
-        keyboard.startTurn();
+        atPrompt = false;
         steps.newTurn();
-        await session.ask(question);
+        if (!keyboard.startTurn()) say("(cancelled; the conversation is as it was before this question)");
+        else {
+          const attached = await attachFiles(question, session.options.workspace);
+          if ("refused" in attached) say(attached.refused);
+          else {
+            for (const note of attached.notes) session.options.log.notice(note);
+            if ((await session.ask(attached.question)) === "answered") sessions.save(session.history);
+          }
+        }
       }
+      atPrompt = true;
       rl.prompt();
       keyboard.endTurn(); // after the prompt: the keys typed during the turn appear on its line
     }
@@ -102,23 +130,38 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
   return 0;
 }
 
-function loadHistory(file: string | undefined): string[] {
-  if (!file) return [];
-  try {
-    return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).reverse().slice(0, HISTORY_SIZE);
-  } catch {
-    return []; // no history yet
-  }
+/**
+ * When the window narrows, a terminal that reflows (tmux, VTE, iTerm2,
+ * kitty) wraps the input line onto more rows than readline drew; readline
+ * then moves up by the old count and leaves a stale copy above. Counting
+ * the cursor's row at the new width first lets it clear the whole line.
+ */
+function keepWrappedLineOnResize(rl: readline.Interface): void {
+  const line = rl as unknown as { prevRows: number };
+  process.stdout.prependListener("resize", () => {
+    line.prevRows = rl.getCursorPos().rows;
+  });
 }
 
-let historyWarned = false;
-/** One question per line, oldest first; readonly to others, since questions can hold secrets. */
-function saveHistory(file: string | undefined, entries: string[]): void {
-  if (!file) return;
-  try {
-    fs.writeFileSync(file, `${[...entries].reverse().join("\n")}\n`, { mode: 0o600 });
-  } catch (error) {
-    if (!historyWarned) say(`(the history is not saved: ${(error as Error).message}; SCOUT_HISTORY= turns it off)`);
-    historyWarned = true;
+/** --continue and --resume: the history of an earlier session of this workspace, picked in cooked mode. */
+async function resumeSession(session: Session, store: SessionStore, how: "continue" | "pick"): Promise<void> {
+  const found = store.recent();
+  if (found.length === 0) return say("(no earlier session in this workspace to resume; this one starts new)");
+  let chosen = found[0];
+  if (how === "pick") {
+    found.forEach((saved, i) => {
+      const when = saved.updated.slice(0, 16).replace("T", " ");
+      console.log(escapeControl(`  ${i + 1}  ${when}  ${saved.questions} question(s)  ${saved.first.slice(0, 60)}`));
+    });
+    const { createInterface } = await import("node:readline/promises");
+    const ask = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = (await ask.question(`resume which? [1-${found.length}, Enter: 1] `)).trim();
+    ask.close();
+    const n = answer === "" ? 1 : Number(answer);
+    if (!Number.isInteger(n) || n < 1 || n > found.length) return say("(none picked; this session starts new)");
+    chosen = found[n - 1];
   }
+  session.history = chosen.history;
+  store.resume(chosen);
+  say(`(resumed: ${chosen.questions} question(s), last saved ${chosen.updated}; /clear starts a new session)`);
 }

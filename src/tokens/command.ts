@@ -1,5 +1,5 @@
 // `scout tokens`: what each tool's schema costs, exact with a key and estimated without, or with --trace what a traced run cost and would cost elsewhere.
-import { parseArgs } from "node:util";
+import { parseOptions } from "../parse-options.js";
 import { escapeControl } from "../escape.js";
 import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { UsageError } from "../options.js";
@@ -20,7 +20,7 @@ What each tool's schema costs in tokens and dollars: exact with a key (the API's
   --trace FILE    a --trace file: what it cost, and would cost on --model NAME, with and without caching`;
 
 export async function tokensCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseOptions({
     args: argv,
     options: {
       json: { type: "boolean" },

@@ -3,18 +3,26 @@
 import type { ModelRequest, StepEvent, Usage } from "../agent.js";
 import { describeUsage, type Pricing, sumUsage } from "./cost.js";
 import { estimateTokens, formatCount } from "./count.js";
+import { dollars, formatDollars, priceOf } from "./prices.js";
+import { escapePath } from "../escape.js";
+
+/** A turn's usage, priced at the model that answered it (after /model, earlier turns keep their prices). */
+export interface PricedUsage {
+  usage: Usage;
+  pricing?: Pricing;
+}
 
 /** What this session has cost so far: per turn, per tool's results, and the last request sent (for /request). */
 export class SessionUsage {
-  turns: Usage[] = [];
+  turns: PricedUsage[] = [];
   tools = new Map<string, { calls: number; tokens: number }>();
   /** The last request the loop sent to the model, as the model got it. */
   lastRequest?: ModelRequest;
 
-  /** Feed it every step event. */
-  record = (event: StepEvent): void => {
+  /** Feed it every step event, with the prices of the model that is answering. */
+  record = (event: StepEvent, pricing?: Pricing): void => {
     if (event.type === "model_start") this.lastRequest = event.request;
-    if (event.type === "turn") this.turns.push({ ...event.result.usage });
+    if (event.type === "turn") this.turns.push({ usage: { ...event.result.usage }, pricing });
     if (event.type !== "tool") return;
     const tool = this.tools.get(event.name) ?? { calls: 0, tokens: 0 };
     tool.calls++;
@@ -23,12 +31,13 @@ export class SessionUsage {
   };
 
   /** `offline`: the offline model estimates its own usage; Claude's comes from the API. */
-  format(offline: boolean, pricing?: Pricing): string {
+  format(offline: boolean): string {
     if (this.turns.length === 0) return "This session: no turns yet.";
     const source = offline ? "the offline model's own estimates" : "as the API reported it";
     const lines = [`This session (model usage: ${source}; tool results: estimated locally):`];
-    for (const [i, turn] of this.turns.entries()) lines.push(`  turn ${i + 1}: ${describeUsage(turn, pricing)}`);
-    if (this.turns.length > 1) lines.push(`  in all: ${describeUsage(sumUsage(this.turns), pricing)}`);
+    for (const [i, turn] of this.turns.entries())
+      lines.push(`  turn ${i + 1}: ${describeUsage(turn.usage, turn.pricing)}`);
+    if (this.turns.length > 1) lines.push(`  in all: ${describeTurns(this.turns)}`);
     for (const [name, tool] of this.tools) {
       lines.push(
         `  ${name.padEnd(11)} ${tool.calls} call${tool.calls === 1 ? "" : "s"} · results ~${formatCount(tool.tokens)} tokens (~${formatCount(Math.round(tool.tokens / tool.calls))} per call)`,
@@ -38,8 +47,26 @@ export class SessionUsage {
   }
 
   /** The exit line: "session: 2 turns · 7,833 input tokens · … · $0.0096", or "" when no turn ran. */
-  exitLine(pricing?: Pricing): string {
+  exitLine(): string {
     const n = this.turns.length;
-    return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeUsage(sumUsage(this.turns), pricing)}`;
+    return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeTurns(this.turns)}`;
   }
+}
+
+/** Turns added up: one model's as describeUsage says it; several models' tokens, then their dollars summed. */
+function describeTurns(turns: PricedUsage[]): string {
+  const total = sumUsage(turns.map((turn) => turn.usage));
+  const models = new Set(turns.map((turn) => turn.pricing?.model));
+  if (models.size === 1) return describeUsage(total, turns[0].pricing);
+  let cost = 0;
+  const unknown = new Set<string>();
+  for (const { usage, pricing } of turns) {
+    const price = pricing && priceOf(pricing.model);
+    if (price) cost += dollars(usage, price);
+    else if (pricing) unknown.add(escapePath(pricing.model));
+  }
+  const estimate = turns.some((turn) => turn.pricing?.estimate) ? "~" : "";
+  const priced = `${estimate}${formatDollars(cost)} (${models.size} models, each turn at its own prices)`;
+  const missing = unknown.size ? ` + turns with no known price (${[...unknown].join(", ")})` : "";
+  return `${describeUsage(total)} · ${priced}${missing}`;
 }
