@@ -6,11 +6,10 @@
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 // Each command imports what it uses when it runs (`await import`): `scout
-// --version` loads this file (and learner-code.ts's option list), `scout tool` no model, no REPL.
+// --version` loads this file alone (with its escaper and option parser), `scout tool` no model, no REPL.
 import fs from "node:fs";
 import { parseOptions } from "./parse-options.js";
 import { escapeControl } from "./escape.js";
-import { LEARNER_OPTIONS } from "./learner-code.js";
 import type { ModelChoice } from "./repl/session.js";
 import type { Pricing } from "./tokens/cost.js";
 
@@ -82,7 +81,10 @@ async function main(argv: string[]): Promise<number> {
       resume: { type: "boolean" },
       print: { type: "string", short: "p" },
       json: { type: "boolean" },
-      ...LEARNER_OPTIONS,
+      // a learner's own loop, tool or model adapter, run in the real REPL (src/learner-code.ts)
+      loop: { type: "string" },
+      tool: { type: "string" },
+      adapter: { type: "string" },
     },
   });
   if (values.help) {

@@ -15,13 +15,6 @@ import type { Tool } from "./tools/tool.js";
 /** The hooks that compile a .ts file as it is imported; they ship with the lessons, beside the exercises. */
 const HOOKS = new URL("../lessons/typescript-hooks.mjs", import.meta.url);
 
-/** The CLI's options that name a learner's file. */
-export const LEARNER_OPTIONS = {
-  loop: { type: "string" },
-  tool: { type: "string" },
-  adapter: { type: "string" },
-} as const;
-
 export interface LearnerCode {
   /** What the Session takes instead of Scout's: the loop, and Scout's tools with the learner's in place of theirs. */
   session: { runTurn?: typeof runTurn; tools?: Tool[] };

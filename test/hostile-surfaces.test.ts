@@ -150,6 +150,7 @@ describe("27.4 files a person names: never blocking, regular files only, bounded
     });
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("100,000 model calls");
+    expect(run.stdout).toContain("where the input tokens went is shown for traces of at most 1,000 model calls");
     expect(run.code).toBe(0);
   }, 90_000);
 });

@@ -42,6 +42,12 @@ export function splitRequest(messages: MessageParam[], model: string): Split {
   return split;
 }
 
+/**
+ * The most model calls a trace may have for its split to be shown: each call's split counts the whole
+ * conversation it sent, so the work grows with the square of the calls (100,000 calls would not finish).
+ */
+export const MAX_SPLIT_CALLS = 1_000;
+
 /** The width of the longest bar, in characters. */
 export const BAR_WIDTH = 30;
 

@@ -15,7 +15,7 @@ import { describeCaching, type Pricing, sumUsage } from "./cost.js";
 import { type Counter, formatCount } from "./count.js";
 import { cacheMinimum, tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 import { dollars, dollarsEach, formatDollars, modelKey, priceOf, retiredNote, totalInput, uncached } from "./prices.js";
-import { formatSplit } from "./token-split.js";
+import { formatSplit, MAX_SPLIT_CALLS } from "./token-split.js";
 import type { Trace, TracedCall } from "./trace-read.js";
 import { escapePath } from "../escape.js";
 import { OFFLINE_MODEL_NAME } from "../models/offline.js";
@@ -94,7 +94,9 @@ export async function whatIf(
   const other = options.other ?? (offlineRun ? options.fallback : undefined);
   if (other) columns.push(await recount(trace, other, offlineRun, options));
   const report = format(trace, columns);
-  // Where the tokens went, when the trace holds the messages each call sent.
+  // Where the tokens went, when the trace holds the messages each call sent, and is short enough to split.
+  if (trace.calls.length > MAX_SPLIT_CALLS)
+    return `${report}\n\n(where the input tokens went is shown for traces of at most ${formatCount(MAX_SPLIT_CALLS)} model calls; this one has ${formatCount(trace.calls.length)})`;
   if (!trace.calls.every((call) => call.sent)) return report;
   const model = offlineRun ? (options.other ?? options.fallback) : ranOn;
   return `${report}\n\n${formatSplit(
