@@ -111,6 +111,9 @@ async function main(argv: string[]): Promise<number> {
   if (!offline) checkBaseUrl();
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
+  const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
+  const { MarkdownStream } = drawMarkdown ? await import("./repl/markdown.js") : { MarkdownStream: undefined };
   const log = new StepLog({
     quiet: values.quiet,
     verbose: values.verbose,
@@ -118,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
     spinner: Boolean(process.stderr.isTTY),
     holdText: !process.stdout.isTTY,
     writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
+    answerDrawer: MarkdownStream && ((write) => new MarkdownStream(write, () => process.stdout.columns || 80)),
     pricing: (): Pricing => session.choice.pricing,
   });
   // Offline, tokens are estimates, priced as the Claude model a key would use.
