@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
 import { type Launch, makeTree, runCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
-import { prompts, scoutOnPty } from "./pty.js";
+import { drawnRows, prompts, scoutOnPty } from "./pty.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 
@@ -192,35 +192,6 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
   });
 });
 
-/** The rows a terminal shows after `raw`: applies \r, \n, cursor-up (ESC[nA), clear-below (ESC[J), clear-right (ESC[K); colour dropped. */
-function drawnRows(raw: string): string[] {
-  const rows = [""];
-  let row = 0;
-  let col = 0;
-  const text = raw.replace(/\x1b\[[0-9;?]*[a-zA-IK-Z]/g, (code) => (/[AK]$/.test(code) ? code : ""));
-  for (let i = 0; i < text.length; i++) {
-    const move = /^\x1b\[(\d*)([AJK])/.exec(text.slice(i));
-    if (move) {
-      if (move[2] === "A") row = Math.max(0, row - Number(move[1] || 1));
-      else if (move[2] === "K") rows[row] = rows[row].slice(0, col);
-      else {
-        rows[row] = rows[row].slice(0, col);
-        rows.length = row + 1;
-      }
-      i += move[0].length - 1;
-    } else if (text[i] === "\r") col = 0;
-    else if (text[i] === "\n") {
-      row++;
-      col = 0;
-      if (rows.length <= row) rows.push("");
-    } else {
-      rows[row] = rows[row].slice(0, col).padEnd(col) + text[i] + rows[row].slice(col + 1);
-      col++;
-    }
-  }
-  return rows;
-}
-
 describe("answers' Markdown on a terminal", { timeout: 60_000 }, () => {
   const ANSWER = [
     "# The **safe** path",
@@ -255,7 +226,7 @@ describe("answers' Markdown on a terminal", { timeout: 60_000 }, () => {
 
   it("draws headings, bold, inline code, lists and code blocks, wrapped at words to the window", async () => {
     const pty = await ask({});
-    const rows = drawnRows(pty.raw());
+    const rows = drawnRows(pty.raw(), 40);
     const start = rows.findIndex((row) => row.includes("The safe path"));
     const end = rows.findIndex((row) => row.startsWith("[1] model"));
     expect(rows.slice(start, end)).toEqual([
@@ -281,7 +252,7 @@ describe("answers' Markdown on a terminal", { timeout: 60_000 }, () => {
 
   it("with NO_COLOR the answer is the model's text as it came, unwrapped", async () => {
     const pty = await ask({ NO_COLOR: "1" });
-    const rows = drawnRows(pty.raw());
+    const rows = drawnRows(pty.raw()); // the bytes as sent: no wrap of Scout's (the terminal's own not applied)
     const start = rows.findIndex((row) => row.startsWith("# The **safe** path"));
     expect(rows.slice(start, start + ANSWER.split("\n").length + 1).join("\n")).toMatch(`${ANSWER}\n[1] model `);
     expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
