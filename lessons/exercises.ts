@@ -3,40 +3,38 @@
 //
 // Two kinds. A code exercise's cases are the very ones Scout's own code
 // passes in npm test (test/cases/), so "PASS" means "as good as Scout's own,
-// by Scout's tests". An answers exercise (lessons 0-9, 12, 13) judges a text file of
+// by Scout's tests". An answers exercise (the answers lessons: 0, 1, 3-6, 8-12 and 14) judges a text file of
 // answers against truths computed live from Scout's code (lessons/graded/),
 // so a change that makes a lesson false makes its solution fail in npm test.
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Case } from "../test/cases/case.js";
 import { listFilesCases } from "../test/cases/list_files.js";
 import { loopCases } from "../test/cases/loop.js";
 import { modelCases } from "../test/cases/model.js";
 import { type MakeOutline, outlineCases } from "../test/cases/outline.js";
 import { type DenyTools, permissionCases } from "../test/cases/permissions.js";
+import { editFileCases, type MakeEditFile } from "../test/cases/edit_file.js";
 import { startApiServer } from "../test/api-server.js";
 import { checkAnswers, type Question } from "./graded/answers.js";
 import { firstCaseCases } from "./graded/first-case.js";
 import { lesson00 } from "./graded/lesson-00.js";
 import { lesson01 } from "./graded/lesson-01.js";
-import { lesson02 } from "./graded/lesson-02.js";
 import { lesson03 } from "./graded/lesson-03.js";
 import { lesson04 } from "./graded/lesson-04.js";
 import { lesson05 } from "./graded/lesson-05.js";
 import { lesson06 } from "./graded/lesson-06.js";
-import { lesson07 } from "./graded/lesson-07.js";
-import { lesson08 } from "./graded/lesson-08.js";
 import { lesson09 } from "./graded/lesson-09.js";
+import { lesson08 } from "./graded/lesson-08.js";
+import { lesson14 } from "./graded/lesson-14.js";
+import { lesson10 } from "./graded/lesson-10.js";
+import { lesson11 } from "./graded/lesson-11.js";
 import { lesson12 } from "./graded/lesson-12.js";
-import { lesson13 } from "./graded/lesson-13.js";
 
 export { REPO_ROOT } from "./graded/live.js";
-/** Where tsc put this file's compiled twin when it runs compiled (lessons/run.mjs), or null when it runs as .ts. */
-export const COMPILED_ROOT = (() => {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith(".js") ? path.dirname(path.dirname(here)) : null;
-})(); /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
+/** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
+/** The lessons in the order the course takes them (lessons/README.md, "The path"): the board lists them so. */
+export const COURSE_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 export interface Exercise {
   name: string;
@@ -46,12 +44,17 @@ export interface Exercise {
   lesson: number;
   /** What the learner writes, in one line. */
   task: string;
-  /** The file the learner edits, and one solution (paths relative to the repository root). */
+  /** The file the learner edits (their working copy), the file it started as, and one solution (paths relative to the repository root). */
   file: string;
+  starter: string;
   solution: string;
-  /** Runs every case against the module at `file` (an absolute path); calls `report` after each. */
-  check(file: string, report: (result: CaseResult) => void): Promise<CaseResult[]>;
+  /** How many cases `check` runs. */
+  cases: number;
+  /** Runs every case against the module at `file` (an absolute path); calls `starting` before each and `report` after. */
+  check(file: string, report: Report, starting?: (name: string) => void): Promise<CaseResult[]>;
 }
+
+export type Report = (result: CaseResult) => void;
 
 export interface CaseResult {
   name: string;
@@ -61,9 +64,15 @@ export interface CaseResult {
 }
 
 /** Runs cases in order against one subject; a case that throws or takes too long fails. */
-async function runCases<S>(cases: Case<S>[], subject: S, report: (r: CaseResult) => void): Promise<CaseResult[]> {
+async function runCases<S>(
+  cases: Case<S>[],
+  subject: S,
+  report: Report,
+  starting: (name: string) => void = () => {},
+): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const testCase of cases) {
+    starting(testCase.name);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no result after ${CASE_TIMEOUT_MS / 1000} s`)), CASE_TIMEOUT_MS);
@@ -90,48 +99,54 @@ async function load<T>(file: string, exportName: string): Promise<T> {
   return module[exportName] as T;
 }
 
+/** An exercise's three files: the learner's working copy in lessons/build/, its starter, its solution. */
+function files(name: string): Pick<Exercise, "file" | "starter" | "solution"> {
+  return { file: `lessons/build/${name}`, starter: `lessons/starters/${name}`, solution: `lessons/solutions/${name}` };
+}
+
 export const exercises: Exercise[] = [
   ...answerExercises(),
   {
     name: "outline",
     kind: "code",
-    lesson: 8,
+    lesson: 14,
     task: "a fifth tool: outline, the definitions in one file, made from a design",
-    file: "lessons/build/outline.ts",
-    solution: "lessons/solutions/outline.ts",
-    check: async (file, report) => runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report),
+    ...files("outline.ts"),
+    cases: outlineCases.length,
+    check: async (file, report, starting) =>
+      runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report, starting),
   },
   {
     name: "loop",
     kind: "code",
-    lesson: 10,
+    lesson: 2,
     task: "the agent loop: runTurn, as in src/agent.ts",
-    file: "lessons/build/loop.ts",
-    solution: "lessons/solutions/loop.ts",
-    check: async (file, report) => runCases(loopCases, await load(file, "runTurn"), report),
+    ...files("loop.ts"),
+    cases: loopCases.length,
+    check: async (file, report, starting) => runCases(loopCases, await load(file, "runTurn"), report, starting),
   },
   {
     name: "list_files",
     kind: "code",
-    lesson: 11,
+    lesson: 7,
     task: "a tool: list_files, as in src/tools/list_files.ts",
-    file: "lessons/build/list_files.ts",
-    solution: "lessons/solutions/list_files.ts",
-    check: async (file, report) => runCases(listFilesCases, await load(file, "listFiles"), report),
+    ...files("list_files.ts"),
+    cases: listFilesCases.length,
+    check: async (file, report, starting) => runCases(listFilesCases, await load(file, "listFiles"), report, starting),
   },
   {
     name: "model",
     kind: "code",
-    lesson: 11,
+    lesson: 7,
     task: "a model adapter: the Messages API over fetch, as src/models/claude.ts does with the SDK",
-    file: "lessons/build/model.ts",
-    solution: "lessons/solutions/model.ts",
-    check: async (file, report) => {
-      const makeModel = await load<typeof import("./build/model.js").makeModel>(file, "makeModel");
+    ...files("model.ts"),
+    cases: modelCases.length,
+    check: async (file, report, starting) => {
+      const makeModel = await load<typeof import("./solutions/model.js").makeModel>(file, "makeModel");
       const server = await startApiServer();
       try {
         const model = makeModel({ baseURL: server.url, apiKey: "test-key", name: "claude-test" });
-        return await runCases(modelCases, { model, server }, report);
+        return await runCases(modelCases, { model, server }, report, starting);
       } finally {
         await server.close();
       }
@@ -140,37 +155,63 @@ export const exercises: Exercise[] = [
   {
     name: "permissions",
     kind: "code",
-    lesson: 13,
+    lesson: 12,
     task: "a permission rule: denyTools, a deny list enforced in code",
-    file: "lessons/build/permissions.ts",
-    solution: "lessons/solutions/permissions.ts",
-    check: async (file, report) => runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report),
+    ...files("permissions.ts"),
+    cases: permissionCases.length,
+    check: async (file, report, starting) =>
+      runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report, starting),
+  },
+  {
+    name: "edit_file",
+    kind: "code",
+    lesson: 13,
+    task: "a tool that writes: edit_file, an exact string replacement with its diff shown and a confirmation",
+    ...files("edit_file.ts"),
+    cases: editFileCases.length,
+    check: async (file, report, starting) =>
+      runCases(editFileCases, await load<MakeEditFile>(file, "makeEditFile"), report, starting),
   },
   {
     name: "first-case",
     kind: "code",
-    lesson: 14,
+    lesson: 15,
     task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
-    file: "lessons/build/first-case.ts",
-    solution: "lessons/solutions/first-case.ts",
-    check: async (file, report) => runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report),
+    ...files("first-case.ts"),
+    cases: firstCaseCases.length,
+    check: async (file, report, starting) =>
+      runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report, starting),
   },
 ];
 
-/** Lessons 0-9, 12 and 13: one answers file each, judged question by question. */
+/** The answers lessons (0, 1, 3-6, 8-12 and 14): one answers file each, judged question by question. */
 function answerExercises(): Exercise[] {
-  const lessons = [lesson00, lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08, lesson09];
-  const byLesson: [number, Question[]][] = [...lessons.entries(), [12, lesson12], [13, lesson13]];
-  return byLesson.map(([lesson, questions]) => {
-    const nn = String(lesson).padStart(2, "0");
-    return {
-      name: `answers-${nn}`,
-      kind: "answers",
-      lesson,
-      task: `answers to lesson ${lesson}'s questions, one per line`,
-      file: `lessons/build/answers/${nn}.txt`,
-      solution: `lessons/solutions/answers/${nn}.txt`,
-      check: (file, report) => checkAnswers(questions, file, report),
-    };
-  });
+  const byLesson: [number, Question[]][] = [
+    [0, lesson00],
+    [1, lesson01],
+    [3, lesson03],
+    [4, lesson04],
+    [5, lesson05],
+    [6, lesson06],
+    [9, lesson09],
+    [8, lesson08],
+    [14, lesson14],
+    [10, lesson10],
+    [11, lesson11],
+    [12, lesson12],
+  ];
+  return byLesson
+    .sort(([a], [b]) => a - b)
+    .map(([lesson, questions]) => {
+      const nn = String(lesson).padStart(2, "0");
+      return {
+        name: `answers-${nn}`,
+        kind: "answers",
+        lesson,
+        task: `answers to lesson ${lesson}'s questions, one per line`,
+        ...files(`answers/${nn}.txt`),
+        cases: questions.length,
+        check: (file, report, starting) => checkAnswers(questions, file, report, starting),
+      };
+    });
 }

@@ -1,9 +1,10 @@
-// Lesson 5's measurement: how many tokens of tool results does it take to
+// Lesson 6's measurement: how many tokens of tool results does it take to
 // answer "where is X defined?" and "who calls Y?" questions
 //   (a) by reading whole files: every file that mentions the name, read in
 //       full with read_file (100 lines per call), and
-//   (b) by searching first: one grep, then (for "where is") one read_file
-//       window of 15 lines around the definition, as the offline model does.
+//   (b) by searching first: one grep for the name as written (the offline model
+//       greps the forms a definition takes, which finds fewer lines), then (for
+//       "where is") one read_file window of 15 lines around the definition.
 // It runs Scout's real tools (dist/, so run `npm run build` first) and counts
 // their results with the same local tokenizer as the step log.
 //

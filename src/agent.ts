@@ -186,6 +186,7 @@ export async function runTurn(question: string, history: MessageParam[], options
         onStep({ type: "tool", step, name: call.name, input: call.input, result, ms, skipped });
         turn.toolCalls.push(call.name);
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
+        await letWaitingEventsIn(); // a Ctrl-C pressed while the tool held the thread is seen before the next one
       }
       history.push({ role: "user", content: results });
       signal?.throwIfAborted(); // Ctrl-C during the last tool: stop before the next model call
@@ -198,15 +199,28 @@ export async function runTurn(question: string, history: MessageParam[], options
   return turn;
 }
 
+// The two helpers are exported so that a loop swapped in for runTurn (lesson 2, exercise 3) may leave them unused.
+
+/**
+ * Lets the events that arrived while a tool ran be handled. A tool that held
+ * the thread (a long synchronous step) returns through promises alone, and
+ * promises run before any event: the SIGINT, or the Ctrl-C key, that came
+ * meanwhile would only be seen after the next tool. Two turns of the event
+ * loop's check phase always have its poll phase (signals, keys) between them.
+ */
+async function letWaitingEventsIn(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /**
  * An answer that stopped for another reason (max_tokens, say) may end in a
  * tool_use block that will never get a result; the history keeps the rest.
  */
-function withoutToolUse(content: ContentBlock[]): ContentBlock[] {
+export function withoutToolUse(content: ContentBlock[]): ContentBlock[] {
   const kept = content.filter((block) => block.type !== "tool_use");
   return kept.length > 0 ? kept : [{ type: "text", text: "(no text)" }];
 }
 
-function textOf(content: ContentBlock[]): string {
+export function textOf(content: ContentBlock[]): string {
   return content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }

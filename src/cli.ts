@@ -6,10 +6,11 @@
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 // Each command imports what it uses when it runs (`await import`): `scout
-// --version` loads this file alone, `scout tool` loads no model and no REPL.
+// --version` loads this file (and learner-code.ts's option list), `scout tool` no model, no REPL.
 import fs from "node:fs";
 import { parseOptions } from "./parse-options.js";
 import { escapeControl } from "./escape.js";
+import { LEARNER_OPTIONS } from "./learner-code.js";
 import type { ModelChoice } from "./repl/session.js";
 import type { Pricing } from "./tokens/cost.js";
 
@@ -27,7 +28,7 @@ const usage = async () => {
                              what each tool's schema costs in tokens
   scout tokens --trace FILE [--model NAME] [--offline]
                              what a --trace run cost, and would cost on NAME, with and without caching
-  scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+  scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE]
                              run a question set with tool designs side by side (scout lab --help)
 
 Options:
@@ -46,7 +47,7 @@ Options:
                              (kept in ~/.scout/sessions, or $SCOUT_SESSIONS; SCOUT_SESSIONS= keeps none)
   -p, --print "question"     answer one question and exit
   --json                     with -p: print one JSON object (answer, steps, usage) on stdout
-  -h, --help | -v, --version
+  --loop|--tool|--adapter FILE  your own loop, tool or model adapter (lessons 2, 7) · -h, --help · -v, --version
 
 Exit status: 0 answered, 1 a model call failed, 2 usage error, 130 cancelled (Ctrl-C).
 Without ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), Scout uses its offline
@@ -79,6 +80,7 @@ async function main(argv: string[]): Promise<number> {
       resume: { type: "boolean" },
       print: { type: "string", short: "p" },
       json: { type: "boolean" },
+      ...LEARNER_OPTIONS,
     },
   });
   if (values.help) {
@@ -109,15 +111,15 @@ async function main(argv: string[]): Promise<number> {
   const workspace = openWorkspace(values.cwd);
   const offline = values.offline || !hasCredentials();
   if (!offline) checkBaseUrl();
+  const learner = await (await import("./learner-code.js")).loadLearnerCode(values, offline);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
   const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
   const { MarkdownStream } = drawMarkdown ? await import("./repl/markdown.js") : { MarkdownStream: undefined };
   const log = new StepLog({
     quiet: values.quiet,
     verbose: values.verbose,
-    color,
+    color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
     spinner: Boolean(process.stderr.isTTY),
     holdText: !process.stdout.isTTY,
     writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
@@ -135,10 +137,10 @@ async function main(argv: string[]): Promise<number> {
     pricing: { model: claudeName, estimate: true },
   });
   const claudeChoice = (name: string): ModelChoice => ({
-    model: claudeModel(name, retryNotice, { cache }),
-    label: `Claude (${name})`,
+    model: learner.model?.(name) ?? claudeModel(name, retryNotice, { cache }),
+    label: `Claude (${name})${learner.model ? `, through your adapter ${values.adapter}` : ""}`,
     estimated: false,
-    pricing: { model: name, estimate: false },
+    pricing: { model: name, estimate: false, cache },
   });
   const session = new Session({
     choice: offline ? offlineChoice() : claudeChoice(claudeName),
@@ -148,7 +150,8 @@ async function main(argv: string[]): Promise<number> {
     // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
       const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
-      const counter = choice.estimated ? estimateCounter : exactCounter(retryNotice);
+      const { scaledEstimateCounter } = await import("./tokens/model-sizes.js");
+      const counter = choice.estimated ? scaledEstimateCounter : exactCounter(retryNotice);
       return formatSchemaCosts(
         await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.pricing.model),
       );
@@ -164,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
     maxSteps,
     log,
     trace: values.trace === undefined ? undefined : await openTrace(values.trace, say), // a failed write: one line
+    ...learner.session,
   });
   const modelIgnored = offline && values.model !== undefined;
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;

@@ -20,16 +20,20 @@ export function escapeControl(text: string): string {
 // path a tool prints, or a name from outside in a table. A file name may hold
 // any byte but "/" and NUL, so a newline in one ("a\nfake.txt:1:API_KEY=x")
 // would print as a second, forged line; newline, CR and tab are escaped too,
-// and so are the Unicode line and paragraph separators. Backslashes are left
-// as they are.
+// and so are the Unicode line and paragraph separators. A backslash that
+// would read as the start of such an escape is doubled ("\\n" is a name
+// holding a backslash and an "n", "\n" one holding a newline); any other
+// is left as it is.
 
 /** C0 controls (tab, newline and CR included), DEL, C1 controls, and the Unicode line and paragraph separators. */
 const CONTROL_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+/** A backslash that starts what reads as one of escapePath's escapes ("\n", "\x1b", "\u2028"), or a "\\". */
+const BACKSLASH_LIKE_AN_ESCAPE = /\\(?=[nrt\\]|x[0-9a-f]{2}|u[0-9a-f]{4})/g;
 
 /** The text with each control character written out: "\n", "\r", "\t", else "\x1b" or "\u2028". */
 export function escapePath(text: string): string {
-  return text.replace(CONTROL_IN_A_LINE, (char) => {
+  return text.replace(BACKSLASH_LIKE_AN_ESCAPE, "\\\\").replace(CONTROL_IN_A_LINE, (char) => {
     const code = char.charCodeAt(0);
     return NAMED[char] ?? (code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
   });
@@ -37,6 +41,18 @@ export function escapePath(text: string): string {
 
 function hex(code: number, digits: number): string {
   return code.toString(16).padStart(digits, "0");
+}
+
+/**
+ * A name or path that glob or list_files lists alone on its line: escapePath, and the two marks those
+ * lines use written out, so that no name passes for one: a "(" that starts a name ending in ")" (a footer
+ * note, "(showing the 100 newest of 5000 files; …)") becomes "\x28", and a last "@" (list_files' mark of a
+ * symlink: "link@" must not read as the link "link") becomes "\x40".
+ */
+export function escapeListed(name: string): string {
+  const escaped = escapePath(name);
+  const asNote = /^\(.*\)$/s.test(escaped) ? `\\x28${escaped.slice(1)}` : escaped;
+  return asNote.endsWith("@") ? `${asNote.slice(0, -1)}\\x40` : asNote;
 }
 
 // JSON.stringify escapes C0 controls but leaves DEL and the C1 controls raw (JSON allows them), and a

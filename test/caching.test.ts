@@ -75,6 +75,34 @@ describe("money", { timeout: 60_000 }, () => {
     );
   });
 
+  it("says when caching cached nothing because every prompt was below the model's minimum", async () => {
+    api.script(reply([text("Done.")], "end_turn", { input_tokens: 1200, output_tokens: 20 }));
+    const below = await scout(["-p", "hi"]);
+    expect(below.stderr).toContain(
+      "cache: nothing cached: every prompt was below claude-haiku-4-5's minimum of 4,096 tokens",
+    );
+    api.script(reply([text("Done.")], "end_turn", { input_tokens: 1200, output_tokens: 20 }));
+    const unpublished = await scout(["-p", "hi"], "", "claude-haiku-5-5");
+    expect(unpublished.stderr).toContain(
+      "cache: nothing cached (claude-haiku-5-5's minimum cacheable prompt is unpublished)",
+    );
+    api.script(reply([text("Done.")], "end_turn", { input_tokens: 1200, output_tokens: 20 }));
+    const off = await scout(["--no-cache", "-p", "hi"]);
+    expect(off.stderr).not.toContain("cache:");
+  });
+
+  it("prices a request over Haiku 5.5's 100,000-token threshold at the higher rate, every token of it", async () => {
+    api.script(
+      reply([text("Done.")], "end_turn", { input_tokens: 100_000, output_tokens: 1000 }),
+      reply([text("Done.")], "end_turn", { input_tokens: 1000, output_tokens: 1000, cache_read_input_tokens: 100_000 }),
+    );
+    const run = await scout([], "first\nsecond\n", "claude-haiku-5-5");
+    // Up to 100,000: $0.10 in, $0.50 out → 100,000×0.10 + 1,000×0.50 = 10,500 µ$.
+    expect(run.stderr).toMatch(/turn: answer · 1 model call · 100,000 input tokens · 1,000 output tokens · \$0\.011 /);
+    // 101,000 over the threshold: $0.50 in, $0.05 read, $2.50 out → 1,000×0.50 + 100,000×0.05 + 1,000×2.50 = 8,000 µ$.
+    expect(run.stderr).toMatch(/turn: answer · 1 model call · 101,000 input tokens · 1,000 output tokens · \$0\.008 /);
+  });
+
   it("reports a model missing from the price table as unknown, never as $0", async () => {
     api.script(reply([text("Done.")], "end_turn", cached));
     const run = await scout(["-p", "hi"], "", "claude-imaginary-9");

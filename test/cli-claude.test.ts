@@ -68,7 +68,7 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(first.path).toBe("/v1/messages");
     expect(first.headers["x-api-key"] ?? first.headers.authorization).toMatch(/\btest-key$/); // this SDK sends it as a Bearer token
     expect(first.body.stream).toBe(true);
-    expect(first.body.model).toBe("claude-haiku-4-5");
+    expect(first.body.model).toBe("claude-haiku-5-5");
     expect(first.body.system).toContain("grep");
     expect(first.body.messages).toEqual([{ role: "user", content: "where is safe_path defined?" }]);
     expect(first.body.tools.map((tool: { name: string }) => tool.name)).toEqual(tools.map((tool) => tool.name));
@@ -112,10 +112,10 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(run.stderr).toMatch(/^Let me search\.\n\[1\] model /);
     const steps = stepLines(run.stderr);
     expect(steps).toHaveLength(5);
-    expect(steps[0]).toMatch(/^\[1\] model claude-haiku-4-5 → tool_use · 100 in \/ 20 out tokens/);
+    expect(steps[0]).toMatch(/^\[1\] model claude-haiku-5-5 → tool_use · 100 in \/ 20 out tokens/);
     expect(steps[1]).toMatch(/^\[2\] grep \{"pattern":"safe_path"\} → /);
     expect(steps[3]).toMatch(/^\[4\] read_file \{"path":"missing.py"\} → error: file not found/);
-    expect(steps[4]).toMatch(/^\[5\] model claude-haiku-4-5 → end_turn/);
+    expect(steps[4]).toMatch(/^\[5\] model claude-haiku-5-5 → end_turn/);
     expect(run.stderr).toMatch(/turn: grep → read_file → answer · 3 model calls · 300 input tokens/);
     expect(run.code).toBe(0);
   });
@@ -150,7 +150,7 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(api.requests.map((request) => request.body.model)).toEqual([
       "claude-sonnet-4-5",
       "claude-opus-4-1",
-      "claude-haiku-4-5",
+      "claude-haiku-5-5",
     ]);
   });
 

@@ -100,7 +100,7 @@ describe("terminal injection", () => {
     expect(run.stdout).toBe(`${model.content}\n`);
     const globbed = await runCli(["tool", "glob", '{"pattern":"*"}'], { cwd: root });
     expect(globbed.stdout).toBe(`${(await call(root, "glob", { pattern: "*" })).content}\n`);
-    // read_file shows a file's control characters as escapes itself (lesson 2): the model gets no raw ESC either
+    // read_file shows a file's control characters as escapes itself (lesson 3): the model gets no raw ESC either
     expect(model.content).toContain("token = 1 \\x1b]52;c;ZXZpbA==\\x07 \\x1b[31mred\\x1b[0m");
   });
 

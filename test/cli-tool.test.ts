@@ -75,7 +75,7 @@ describe("scout tool", () => {
     const run = await runCli(["tool", "--list"], { cwd: root });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(tools.map((tool) => `${tool.name}\n  ${tool.description}\n\n`).join(""));
-    // Scout's four come first; a tool added to the registry (lesson 8's outline) breaks nothing here.
+    // Scout's four come first; a tool added to the registry (lesson 14's outline) breaks nothing here.
     expect(tools.map((tool) => tool.name).slice(0, 4)).toEqual(["read_file", "list_files", "glob", "grep"]);
   });
 

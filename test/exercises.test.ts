@@ -1,9 +1,10 @@
 // Every self-graded exercise is solvable and can fail: its solution passes every case, the file
-// a learner starts from does not, and Scout's own code passes the same cases.
-import { spawnSync } from "node:child_process";
+// a learner starts from (lessons/starters/) does not, and Scout's own code passes the same cases.
+// The learner's own folder, lessons/build/, is never judged here: it is theirs.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
 import { firstCaseCases } from "../lessons/graded/first-case.js";
 import { claudeModel } from "../src/models/claude.js";
@@ -17,8 +18,14 @@ import { listFilesCases } from "./cases/list_files.js";
 import { modelCases } from "./cases/model.js";
 import type { MakeOutline } from "./cases/outline.js";
 import { type DenyTools, permissionCases } from "./cases/permissions.js";
+import { loopCases, type RunTurn } from "./cases/loop.js";
+import { outlineCases } from "./cases/outline.js";
+import { makeOutline as solutionOutline } from "../lessons/solutions/outline.js";
+import { runTurn } from "../src/agent.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
 
+/** The lesson an exercise belongs to, by its name: the tests name exercises, not lesson numbers. */
+const lessonOf = (name: string) => exercises.find((e) => e.name === name)!.lesson;
 const failures = async (file: string, exercise: (typeof exercises)[number]) =>
   (await exercise.check(path.join(REPO_ROOT, file), () => {})).filter((r) => r.failure !== null).map((r) => r.name);
 
@@ -28,15 +35,15 @@ describe("each exercise", { timeout: 60_000 }, () => {
       expect(await failures(exercise.solution, exercise)).toEqual([]);
     });
     it(`${exercise.name}: the file as shipped fails, so the check can fail`, async () => {
-      expect((await failures(exercise.file, exercise)).length).toBeGreaterThan(0);
+      expect((await failures(exercise.starter, exercise)).length).toBeGreaterThan(0);
     });
   }
 });
 
 describe("the course's exercises", () => {
-  it("every lesson from 0 to 14 has exercises npm run check grades, and says how to run them; the appendix (15) has none", () => {
+  it("every lesson but the appendix (15) has exercises npm run check grades, and says how to run them", () => {
     const lessons = [...new Set(exercises.map((e) => e.lesson))].sort((a, b) => a - b);
-    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     const lessonFiles = fs.readdirSync(path.join(REPO_ROOT, "lessons")).filter((f) => /^\d\d-.*\.md$/.test(f));
     for (const lesson of lessons) {
       const file = lessonFiles.find((f) => Number(f.slice(0, 2)) === lesson) ?? "";
@@ -54,13 +61,13 @@ describe("the course's exercises", () => {
   });
 });
 
-describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, () => {
+describe("the answer exercises of the answers lessons (0, 1, 3-6, 8-12 and 14)", { timeout: 60_000 }, () => {
   const answers = exercises.filter((e) => e.kind === "answers");
   const questionsOf = async (exercise: (typeof exercises)[number]) =>
-    (await exercise.check(path.join(REPO_ROOT, exercise.file), () => {})).map((r) => r.name);
+    (await exercise.check(path.join(REPO_ROOT, exercise.starter), () => {})).map((r) => r.name);
 
-  it("every lesson 0-9, 12 and 13 has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
-    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]);
+  it("every answers lesson (0, 1, 3-6, 8-12 and 14) has one answers file and 2-5 graded exercises (its questions, plus any code exercise)", async () => {
+    expect(answers.map((e) => e.lesson)).toEqual([0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 14]);
     for (const exercise of answers) {
       const code = exercises.filter((e) => e.kind === "code" && e.lesson === exercise.lesson).length;
       const graded = (await questionsOf(exercise)).length + code;
@@ -74,19 +81,20 @@ describe("the answer exercises of lessons 0-9, 12 and 13", { timeout: 60_000 }, 
       const asked = (await questionsOf(exercise)).map((name) =>
         name.replace(/^(\d+)\. (.)/, (_, n, c) => `${n}. ${c.toUpperCase()}`),
       );
-      for (const file of [exercise.file, exercise.solution]) {
+      for (const file of [exercise.starter, exercise.solution]) {
         const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
         expect(
           text.match(/^# \d+\. .*$/gm)?.map((line) => line.slice(2)),
           file,
         ).toEqual(asked);
-        expect(text.match(/^\d+:/gm), file).toEqual(asked.map((_, i) => `${i + 1}:`));
+        // Numbered as the lesson numbers its exercises (lesson 14's exercise 1 is code, so its questions are 2 and 3).
+        expect(text.match(/^\d+:/gm), file).toEqual(asked.map((name) => `${name.split(".")[0]}:`));
       }
     }
   });
 });
 
-describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missing work", { timeout: 60_000 }, () => {
+describe("the judges of lessons 11, 12 and 15 reject wrong work, not only missing work", { timeout: 60_000 }, () => {
   /** The names of the questions that FAIL with `answers` (one per line, "N: text") written in a scratch file. */
   async function failing(name: string, answers: string): Promise<string[]> {
     const exercise = exercises.find((e) => e.name === name);
@@ -95,25 +103,25 @@ describe("the judges of lessons 12, 13 and 14 reject wrong work, not only missin
     return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
   }
 
-  it("lesson 12: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
+  it("lesson 11: a question the offline model gets right, an answer that says it is defined, a pattern that misses a file", async () => {
     const rightQuestion = JSON.stringify({
       id: "apierror",
       question: "Where is APIError defined?",
       expect: { locations: ["core/error.ts:/^export class APIError</"] },
     });
     const wrong = `1: ${rightQuestion}\n2: APIError is defined at core/error.ts:15\n3: test_slugs[\\s\\S]*test_api\n`;
-    expect(await failing("answers-12", wrong)).toEqual(["1", "2", "3"]);
+    expect(await failing("answers-11", wrong)).toEqual(["1", "2", "3"]);
   });
 
-  it("lesson 13: one tool call instead of two, and a share far from the measured one", async () => {
+  it("lesson 12: one tool call instead of two, and a share far from the measured one", async () => {
     const one = JSON.stringify([
       { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "def make_slug" } },
     ]);
-    expect(await failing("answers-13", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
+    expect(await failing("answers-12", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
   });
 });
 
-describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
+describe("the code exercises of lessons 12 and 15 catch half-done work", () => {
   /** The cases that fail when run against `subject`. */
   async function failingCases<S>(cases: Case<S>[], subject: S): Promise<string[]> {
     const failed: string[] = [];
@@ -149,8 +157,140 @@ describe("the code exercises of lessons 13 and 14 catch half-done work", () => {
     expect(await failingCases(firstCaseCases, weak)).toEqual([
       "fails against an outline tool that shows every line of the file, numbered",
       "fails against an outline tool that shows the definitions without their line numbers",
+      "fails against an outline tool that numbers each definition one line too low (counting from 0)",
+      "fails against an outline tool that numbers the definitions 1, 2, 3 in order, not by their line",
       "fails against an outline tool that refuses every file",
     ]);
+  });
+
+  it("first-case: a case that checks the LINE: TEXT format but not the line number fails the check", async () => {
+    const formatOnly: Case<MakeOutline> = {
+      name: "outline shows def main as LINE: TEXT",
+      hint: "one definition, numbered",
+      run: async (makeOutline) => {
+        const tool = makeOutline();
+        const result = await withTree({ "a.py": "import os\n\ndef main():\n    pass\n" }, (root) =>
+          runTool(tool.name, { path: "a.py" }, { workspace: new Workspace(root) }, [tool]),
+        );
+        if (!/^\d+: def main\(\):$/.test(result.content)) throw new Error(`not LINE: TEXT: ${result.content}`);
+      },
+    };
+    expect(await failingCases(firstCaseCases, formatOnly)).toEqual([
+      "fails against an outline tool that numbers each definition one line too low (counting from 0)",
+      "fails against an outline tool that numbers the definitions 1, 2, 3 in order, not by their line",
+    ]);
+  });
+
+  it("permissions: a rule that denies only the first tool on its list fails a case", async () => {
+    const firstOnly: DenyTools = (set, denied) => set.map((t) => (t.name === denied[0] ? refuse(t) : t));
+    expect(await failingCases(permissionCases, firstOnly)).toEqual([
+      "every tool on the list is denied, wherever it stands on the list",
+    ]);
+  });
+
+  it("loop: a loop hard-coded to two passes, ignoring maxSteps, fails the step-cap case", async () => {
+    const twoPasses: RunTurn = (question, history, options) => runTurn(question, history, { ...options, maxSteps: 2 });
+    expect(await failingCases(loopCases, twoPasses)).toEqual([
+      "stops at the step cap (1, 2 or 3 calls) with lesson 1's message and a valid history",
+    ]);
+  });
+
+  it("list_files: ignore rules asked about bare names, or only .env and build hidden, fail; other footer wording passes", async () => {
+    /** Scout's list_files, with the workspace's isVisible replaced by `visible`. */
+    const withVisibility = (visible: (workspace: Workspace, rel: string, isDir: boolean) => boolean): Tool => ({
+      ...listFiles,
+      run: (args, context) => {
+        const workspace = Object.create(context.workspace) as Workspace;
+        workspace.isVisible = (rel: string, isDir = false) => visible(context.workspace, rel, isDir);
+        return listFiles.run(args, { ...context, workspace });
+      },
+    });
+    const bareNames = withVisibility((w, rel, isDir) => w.isVisible(path.posix.basename(rel), isDir));
+    const onlyEnvAndBuild = withVisibility((_, rel) => ![".env", "build"].includes(path.posix.basename(rel)));
+    const subfolderCase = "applies ignore rules to the path from the workspace root, in subfolders too";
+    expect(await failingCases(listFilesCases, bareNames)).toEqual([subfolderCase]);
+    expect(await failingCases(listFilesCases, onlyEnvAndBuild)).toEqual([subfolderCase]);
+    const otherWords: Tool = {
+      ...listFiles,
+      run: async (args, context) => {
+        const result = await listFiles.run(args, context);
+        const content = result.content
+          .replace(/^\((\d+) entries hidden by ignore rules or protection\)$/m, "($1 not shown: ignored or protected)")
+          .replace(/^\((.*) has no visible entries\)$/m, "(nothing to show in $1)")
+          .replace(/^\(showing (\d+) of (\d+) entries, .*\)$/m, "($1 shown, $2 in all: glob finds the rest)");
+        return { ...result, content };
+      },
+    };
+    expect(await failingCases(listFilesCases, otherWords)).toEqual([]);
+  });
+
+  it("outline: a tool that also lists constants, as lesson 15 describes, passes every case", async () => {
+    const withConstants: MakeOutline = (design) => {
+      const tool = solutionOutline(design);
+      return {
+        ...tool,
+        run: async (args, context) => {
+          const result = await tool.run(args, context);
+          if (args.path !== "app.ts" || result.isError) return result;
+          const lines = result.content.split("\n");
+          return { ...result, content: [...lines, "5: const n = 1;"].join("\n") };
+        },
+      };
+    };
+    expect(await failingCases(outlineCases, withConstants)).toEqual([]);
+  });
+});
+
+describe("the answer judges of lessons 3, 4 and 14 take a right answer in any right form, and only a right one", {
+  timeout: 60_000,
+}, () => {
+  async function failing(name: string, answers: string): Promise<string[]> {
+    const exercise = exercises.find((e) => e.name === name);
+    const dir = makeTree({ "answers.txt": answers }, "scout-judged-answers-");
+    try {
+      const results = await exercise!.check(path.join(dir, "answers.txt"), () => {});
+      return results.filter((r) => r.failure !== null).map((r) => r.name.split(".")[0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const solution = (name: string) =>
+    fs.readFileSync(path.join(REPO_ROOT, exercises.find((e) => e.name === name)!.solution), "utf8");
+
+  it("a number question refuses an answer that hedges between two numbers", async () => {
+    const right = /^1: (\d+)/m.exec(solution("answers-03"))![1];
+    expect(
+      await failing("answers-03", solution("answers-03").replace(/^1: .*$/m, `1: ${right} (or ${Number(right) + 1})`)),
+    ).toEqual(["1"]);
+  });
+
+  it("lesson 3, question 3: make_slug's body exactly (a limit) passes, and so does reading on to the end; one line short fails", async () => {
+    const withThree = (input: string) => solution("answers-03").replace(/^3: .*$/m, `3: ${input}`);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":5}'))).toEqual([]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13}'))).toEqual([]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":13,"limit":4}'))).toEqual([
+      "3",
+    ]);
+    expect(await failing("answers-03", withThree('{"path":"src/shortly/slugs.py","offset":12}'))).toEqual(["3"]);
+  });
+
+  it("lesson 4, question 1: a pattern that is not about TypeScript files fails, though web/ holds only one today", async () => {
+    const withOne = (input: string) => solution("answers-04").replace(/^1: .*$/m, `1: ${input}`);
+    expect(await failing("answers-04", withOne('{"pattern":"**/*","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-04", withOne('{"pattern":"src/*.ts","path":"web"}'))).toEqual(["1"]);
+    expect(await failing("answers-04", withOne('{"pattern":"**/*.ts","path":"web"}'))).toEqual([]);
+  });
+
+  it("lesson 14: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
+    expect(await failing("answers-14", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
+  });
+});
+
+describe("the bridge lesson's edit_file", () => {
+  it("is never one of Scout's own tools, which only read", async () => {
+    const { toolNames, tools } = await import("../src/tools/index.js");
+    expect(tools.map((t) => t.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
+    expect(toolNames()).not.toContain("edit_file");
   });
 });
 
@@ -172,37 +312,26 @@ describe("Scout's own code passes the exercises' cases", () => {
 });
 
 describe("npm run check", { timeout: 60_000 }, () => {
-  // What `npm run check` does (lessons/run.mjs), compiled once into a folder of this test's own.
-  let compiled = "";
-  beforeAll(() => {
-    // Inside the repository, as run.mjs does: the compiled check finds the repository by walking up.
-    fs.mkdirSync(path.join(REPO_ROOT, "node_modules/.cache"), { recursive: true });
-    compiled = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules/.cache/scout-check-test-"));
-    spawnSync(
-      process.execPath,
-      [path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "lessons", "--outDir", compiled],
-      {
-        cwd: REPO_ROOT,
-      },
-    );
-  }, 120_000);
-  afterAll(() => fs.rmSync(compiled, { recursive: true, force: true }));
+  // What the learner types: npm runs lessons/run.mjs, which starts lessons/check.ts with the TypeScript hooks.
   const check = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(compiled, "lessons/check.js"), ...args], {
+    spawnSync(process.execPath, [path.join(REPO_ROOT, "lessons/run.mjs"), "check", ...args], {
       cwd: REPO_ROOT,
       encoding: "utf8",
       timeout: 60_000,
     });
 
   it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", () => {
-    const run = check("loop");
+    const run = check("loop", "lessons/starters/loop.ts");
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^loop \(lesson 10\): .*; checking lessons\/build\/loop\.ts\n/);
+    expect(run.stdout).toMatch(/^loop \(lesson 2\): .*; checking lessons\/starters\/loop\.ts\n/);
     expect(run.stdout).toContain("PASS  answers a question that needs no tool");
     expect(run.stdout).toMatch(
       /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
     );
-    expect(run.stdout).toMatch(/\n\d+ of 11 pass\. Stuck\? One solution: lessons\/solutions\/loop\.ts\n$/);
+    expect(run.stdout).toMatch(
+      /\n\d+ of \d+ pass\. Stuck\? Each hint says where to look; npm run check -- --solution loop\n$/,
+    );
+    expect(run.stdout, "the solution is named once the file passes, or when asked").not.toContain("solutions/");
   });
 
   it("checks another file when given one, and exits 0 when every case passes", () => {
@@ -212,13 +341,14 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 
   it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
-    const lesson = check("11");
-    expect(lesson.stdout).toMatch(/^list_files \(lesson 11\)[\s\S]*\nmodel \(lesson 11\)/);
-    expect(lesson.status).toBe(1);
-    expect(check("11", "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
+    const lesson = check(String(lessonOf("model"))); // the learner's working copies, whatever state they are in
+    expect(lesson.stdout).toMatch(/^list_files \(lesson 7\)[\s\S]*\nmodel \(lesson 7\)/);
+    expect(check(String(lessonOf("model")), "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
     const unknown = check("nope");
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/^check: no exercise called "nope"\nUsage: npm run check -- NAME\|LESSON \[FILE\]/);
+    expect(unknown.stderr).toMatch(
+      /^check: no exercise called "nope"\nUsage: npm run check \[-- \[--watch\] NAME\|LESSON \[FILE\]/,
+    );
   });
 
   it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", () => {
@@ -233,19 +363,20 @@ describe("npm run check", { timeout: 60_000 }, () => {
     expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
     expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
     expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
-    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? One solution: lessons\/solutions\/answers\/00\.txt\n$/);
+    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? .*--solution answers-00\n$/);
     fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
     const big = check("answers-00", file);
     expect(big.status).toBe(1);
-    expect(big.stdout).toContain("could not be loaded: it holds 200,004 bytes; an answers file is a few lines");
+    expect(big.stdout).toContain("could not be loaded: ");
+    expect(big.stdout).toContain("over 100000 bytes; not read");
   });
 
   it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
-    const answers = check("08", "lessons/solutions/answers/08.txt");
-    expect(answers.stdout).toMatch(/^answers-08 \(lesson 8\)[\s\S]*\n2 of 2 pass: done\.\n$/);
+    const answers = check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/14.txt");
+    expect(answers.stdout).toMatch(/^answers-14 \(lesson 14\)[\s\S]*\n2 of 2 pass: done\.\n$/);
     expect(answers.status).toBe(0);
-    const code = check("8", "lessons/solutions/outline.ts");
-    expect(code.stdout).toMatch(/^outline \(lesson 8\)[\s\S]*\n7 of 7 pass: done\.\n$/);
+    const code = check(String(lessonOf("outline")), "lessons/solutions/outline.ts");
+    expect(code.stdout).toMatch(/^outline \(lesson 14\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
     expect(code.status).toBe(0);
   });
 
@@ -253,5 +384,132 @@ describe("npm run check", { timeout: 60_000 }, () => {
     const run = check("loop", "lessons/solutions/model.ts");
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("FAIL  lessons/solutions/model.ts could not be loaded: it does not export runTurn");
+  });
+
+  it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", () => {
+    const dir = makeTree(
+      {
+        "spin.ts": "export async function runTurn(): Promise<never> {\n  for (;;) {}\n}\n",
+        "grow.ts":
+          "export async function runTurn(): Promise<never> {\n  const kept: number[][] = [];\n  for (;;) kept.push(new Array(100_000).fill(1));\n}\n",
+        "quit.ts": "process.exit(0);\nexport async function runTurn() {}\n",
+      },
+      "scout-hostile-check-",
+    );
+    try {
+      const spin = check("loop", path.join(dir, "spin.ts"));
+      expect(spin.status).toBe(1);
+      expect(spin.stdout).toMatch(
+        /FAIL {2}answers a question that needs no tool.*\n {8}no result after \d+ s, and the code never gave the event loop back/,
+      );
+      expect(spin.stdout).toMatch(/\(12 more cases not run: the check was stopped\)\n0 of 13 pass\./);
+      const grow = check("loop", path.join(dir, "grow.ts"));
+      expect(grow.status).toBe(1);
+      expect(grow.stdout).toMatch(/\n {8}the process ran out of memory \(its heap limit is \d+ MB\)/);
+      expect(grow.stdout).toMatch(/\n0 of 13 pass\./);
+      const quit = check("loop", path.join(dir, "quit.ts"));
+      expect(quit.status).toBe(1);
+      expect(quit.stdout).toContain(
+        "could not be loaded: your code ended the check's process early, with exit status 0",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("refuses an answers file that is a FIFO or a link to /dev/zero, at once, without reading it", () => {
+    const dir = makeTree({}, "scout-answers-special-");
+    try {
+      spawnSync("mkfifo", [path.join(dir, "fifo.txt")]);
+      fs.symlinkSync("/dev/zero", path.join(dir, "zero.txt"));
+      for (const name of ["fifo.txt", "zero.txt"]) {
+        const run = check("answers-00", path.join(dir, name));
+        expect(run.status, name).toBe(1);
+        expect(run.stdout, name).toMatch(/could not be loaded: .*(a named pipe \(FIFO\)|a device), not a regular file/);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the solution when asked", () => {
+    const run = check("--solution", "list_files");
+    expect(run.stdout).toBe(
+      "One solution to list_files: lessons/solutions/list_files.ts (compare it with yours: there are others)\n",
+    );
+    expect(run.status).toBe(0);
+  });
+});
+
+describe("npm run check's board and watch mode, on a copy of the repository's lessons", { timeout: 120_000 }, () => {
+  /** A scratch repository: lessons/ and what it imports (src, test/cases, test/api-server.ts), node_modules linked. */
+  function scratchRepo(): string {
+    const root = makeTree({ "package.json": '{"name":"scout","type":"module"}\n' }, "scout-board-");
+    for (const dir of ["src", "lessons", "test"])
+      fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), {
+        recursive: true,
+        preserveTimestamps: true, // the sample project's order of results depends on them
+        verbatimSymlinks: true,
+        filter: (source) => source !== path.join(REPO_ROOT, "lessons/build"),
+      });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
+    fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
+    return root;
+  }
+
+  it("with no argument, shows every exercise as not started, PASS or FAIL, lesson by lesson, and the next to do", () => {
+    const root = scratchRepo();
+    try {
+      const board = () =>
+        spawnSync(process.execPath, [path.join(root, "lessons/run.mjs"), "check"], { cwd: root, encoding: "utf8" });
+      const fresh = board();
+      expect(fresh.stdout).toMatch(
+        /^lesson 0\n {2}not started {7}answers-00\nlesson 1\n {2}not started {7}answers-01\nlesson \d+\n {2}not started {7}loop\n/,
+      );
+      expect(fresh.stdout).toMatch(/\nNext: answers-00 \(lesson 0\): .*Run: npm run check -- answers-00\n$/);
+      expect(fresh.status).toBe(1);
+      fs.copyFileSync(
+        path.join(root, "lessons/solutions/answers/00.txt"),
+        path.join(root, "lessons/build/answers/00.txt"),
+      );
+      fs.writeFileSync(path.join(root, "lessons/build/loop.ts"), "export async function runTurn() {}\n");
+      const later = board();
+      expect(later.stdout).toMatch(/^lesson 0\n {2}PASS {14}answers-00\n/);
+      expect(later.stdout).toMatch(/\nlesson \d+\n {2}FAIL {2}\(0 of 13\) {3}loop\n/);
+      expect(later.stdout).toMatch(/\nNext: answers-01 \(lesson 1\)/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("--watch NAME checks again each time the file is saved", async () => {
+    const root = scratchRepo();
+    const child = spawn(process.execPath, [path.join(root, "lessons/run.mjs"), "check", "--watch", "permissions"], {
+      cwd: root,
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    const waitFor = (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const poll = setInterval(() => {
+          if (pattern.test(output)) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 50);
+        child.on("exit", () => reject(new Error(`ended before ${pattern}: ${output}`)));
+      });
+    try {
+      await waitFor(/pass\. Stuck[^\n]*\nwatching lessons\/build\/permissions\.ts/);
+      fs.copyFileSync(
+        path.join(root, "lessons/solutions/permissions.ts"),
+        path.join(root, "lessons/build/permissions.ts"),
+      );
+      await waitFor(/pass: done\.[^\n]*\nwatching/);
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // A build of the CLI with a fifth tool in its registry, so tests whose expectations depend on the tools can show they assume no number.
 //
-// Lesson 8 has learners add a tool (outline); the issue that asked for it
+// Lesson 14 has learners add a tool (outline); the issue that asked for it
 // found tests that broke only because they counted four. Tests that run the
 // CLI take their expectations from a tool list and run once with Scout's
 // build and once with this one.
@@ -69,5 +69,5 @@ export function fifthToolBuild(): Build {
 /** The builds the count-dependent tests run against, each with its label (part of the tests' names). */
 export const BUILDS = [
   ["Scout's tools", scoutBuild],
-  ["with a fifth tool added, as lesson 8 asks", fifthToolBuild],
+  ["with a fifth tool added, as lesson 14 asks", fifthToolBuild],
 ] as const;

@@ -6,7 +6,7 @@ import braces from "braces";
 import { describe, expect, it } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { findNewestFiles } from "../src/tools/newest-first.js";
-import { braceExpansionSize } from "../src/tools/patterns.js";
+import { braceExpansionSize, MAX_GROUP_WAYS, MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, treeMaker } from "./helpers.js";
 
@@ -89,7 +89,39 @@ describe("wildcards that would backtrack for minutes are refused", () => {
     );
   });
 
+  // The issue's cases: 18 and 21 "?(a|aa)" took 11.7 s and 2 min 32 s on one 60-character name; the second
+  // took 34.9 s on Scout's own tree, with no hostile name at all.
   it.each([
+    `${"?(a|aa)".repeat(18)}b`,
+    `${"?(a|aa)".repeat(21)}b`,
+    `**/${"?([a-z.-]|[a-z.-][a-z.-])".repeat(17)}Z`,
+    `${"@(a|aa)".repeat(5)}b`, // 32 ways, none optional
+    `${"(a|aa)".repeat(5)}b`, // plain groups alternate too
+    "*.@(a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q)", // 17 alternatives in one group
+    "{x,y}/?(a|aa)?(a|aa)?(a|aa)b", // on each pattern the braces expand to: 27 ways
+    "?(a)?(b)?(c)?(d)?(e)", // 2 ways each: 32
+    "src/?(a|b)/?(a|b)/?(a|b)", // 27 ways over three segments
+  ])("%s: its groups multiply the ways to match: refused before any name is matched", async (pattern) => {
+    const { content, isError } = await call(root, "glob", { pattern });
+    expect(isError).toBe(true);
+    expect(content).toMatch(
+      new RegExp(
+        `has groups \\("@\\(…\\)", "\\?\\(…\\)", "\\(…\\|…\\)"\\) that can match a name in more than ${MAX_GROUP_WAYS} ways`,
+      ),
+    );
+  });
+
+  it.each(["@(a|@(b|c))", "?(?(a))", "@(x|(a|aa))"])("%s: a group inside a group is refused", async (pattern) => {
+    expect((await call(root, "glob", { pattern })).content).toBe(
+      `Error: pattern "${pattern}" has a group inside a group ("@(a|?(b))"), whose ways to match multiply; use braces instead ("{a,b}"), which are expanded before matching`,
+    );
+  });
+
+  it.each([
+    ["**/*.@(ts|tsx|js|jsx|mjs|cjs)", "src/app/main.test.ts"],
+    ["src/@(app|lib)/*.@(ts|js)", "src/app/main.test.ts"],
+    ["src/app/main.test?(s).ts", "src/app/main.test.ts"],
+    ["src/app/?(a|b|m)ain.test.ts", "src/app/main.test.ts"],
     ["*a*b", "No files match"],
     ["**/*test*.ts", "src/app/main.test.ts"],
     ["**/app/**/*.ts", "src/app/main.test.ts"],
@@ -112,7 +144,7 @@ describe("wildcards that would backtrack for minutes are refused", () => {
     const aborted = new AbortController();
     aborted.abort();
     const cancelled = await findNewestFiles(workspace, ".", "**/*", { signal: aborted.signal });
-    expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled" });
+    expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled", cappedFolders: 0 });
     const result = await runTool("glob", { pattern: "**/*" }, { workspace, signal: aborted.signal });
     expect(result).toEqual({ content: "Error: glob was cancelled", isError: true, summary: "error" });
   });
@@ -182,5 +214,28 @@ describe("a pattern naming a file literally finds it, whatever syntax its folder
     expect((await call(root, "glob", { pattern: "src/app/[nope]/page.tsx" })).content).toBe(
       'No files match "src/app/[nope]/page.tsx". [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".',
     );
+  });
+});
+
+describe("long patterns and escaped extglobs get their true reason", () => {
+  const root = tree({ "src/a.ts": "one\n" });
+
+  it(`refuses a pattern over ${MAX_PATTERN_CHARS} characters for its length, not as too many alternatives`, async () => {
+    const long = "a".repeat(MAX_PATTERN_CHARS + 1); // no braces at all
+    const expected = (arg: string) =>
+      `Error: ${arg} is 10,001 characters long, over the 10,000-character limit; use a shorter pattern`;
+    expect((await call(root, "glob", { pattern: long })).content).toBe(expected("pattern"));
+    expect((await call(root, "grep", { pattern: "one", include: long })).content).toBe(expected("include"));
+    expect((await call(root, "glob", { pattern: "a".repeat(MAX_PATTERN_CHARS) })).content).toMatch(/^No files match/);
+  });
+
+  it("an escaped extglob naming a symlinked folder is refused as a symlink, not as a backslash separator", async () => {
+    const linked = tree({ "real/a.txt": "x\n" });
+    fs.symlinkSync("real", path.join(linked, "@(x)"));
+    for (const pattern of ["\\@\\(x\\)/*", "\\@(x)/*", "@\\(x\\)/*"]) {
+      expect((await call(linked, "glob", { pattern })).content, pattern).toBe(
+        'Error: the folder in pattern "@(x)" goes through a symlink (it is "real"); glob does not follow symlinks, so write "real" in the pattern',
+      );
+    }
   });
 });

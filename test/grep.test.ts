@@ -4,10 +4,18 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_CONTEXT, MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS } from "../src/tools/grep.js";
+import {
+  grep,
+  MAX_CONTEXT,
+  MAX_MATCH_CHARS,
+  MAX_SEARCH_FILE_BYTES,
+  RG_TIMEOUT_MS,
+  rgArguments,
+} from "../src/tools/grep.js";
+import { MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
-import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { MAX_ECHO_CHARS, MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, mkdirDeep, TOO_DEEP, treeMaker } from "./helpers.js";
 
@@ -154,13 +162,13 @@ describe("grep: output", () => {
     );
   });
 
-  it("keeps a lone CR inside a line, and drops the CR of a CRLF line end", async () => {
+  it("shows a lone CR inside a line escaped, as read_file does, and drops the CR of a CRLF line end", async () => {
     const dir = tree({
       "a.txt": "header\rtoken = NEEDLE\n",
       "b.txt": { content: "one NEEDLE\r\ntwo\r\n", mtime: 1_000 },
     });
     expect((await call(dir, "grep", { pattern: "NEEDLE" })).content).toBe(
-      "a.txt:1:header\rtoken = NEEDLE\nb.txt:1:one NEEDLE",
+      "a.txt:1:header\\rtoken = NEEDLE\nb.txt:1:one NEEDLE",
     );
   });
 
@@ -367,7 +375,8 @@ describe("grep: very long lines and big files", () => {
       `bytes.txt:1:MARK \\xff${"y".repeat(MAX_MATCH_CHARS - 9)}${marker}`,
     );
     expect((await call(root, "grep", { pattern: "MARK", path: "ctrl.txt" })).content).toBe(
-      `ctrl.txt:1:MARK ${"\x01".repeat(MAX_MATCH_CHARS - 5)}${marker}`,
+      // escaped first, as read_file does, then clipped: 48 whole escapes and the start of the next
+      `ctrl.txt:1:${`MARK ${"\\x01".repeat(100)}`.slice(0, MAX_MATCH_CHARS)}${marker}`,
     );
   });
 
@@ -411,7 +420,65 @@ describe("grep: rg's memory", () => {
     const root = tree({ "dense.txt": `${"a".repeat(24_000_000)}\n` });
     expect(await call(root, "grep", { pattern: "a" })).toMatchObject({
       isError: true,
-      content: `Error: rg used more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+      content: `Error: rg needed more than ${MAX_RG_MEMORY_BYTES / 2 ** 20} MiB of memory for this search and was stopped, even with files over 32 MiB skipped: too much to search at once (a very large tree, or lines with very many matches); narrow the path or include, or the pattern`,
     });
+  });
+});
+
+describe("grep: control characters in lines", () => {
+  it("escapes a hit line's ESC, BEL and C1 controls exactly as read_file escapes the same line", async () => {
+    const line = "title \x1b]0;pwned\x07 red \x1b[31mX\x9b2J\tend";
+    const root = tree({ "a.txt": `${line}\n` });
+    const grepped = await call(root, "grep", { pattern: "title" });
+    const read = await call(root, "read_file", { path: "a.txt" });
+    expect(grepped.content).not.toMatch(/[\x1b\x07\x9b]/);
+    const shown = read.content.split("\n")[0].replace(/^\s*1\t/, "");
+    expect(grepped.content).toBe(`a.txt:1:${shown}`);
+    expect(shown).toBe("title \\x1b]0;pwned\\x07 red \\x1b[31mX\\x9b2J\tend");
+  });
+});
+
+describe("grep: long patterns", () => {
+  const root = tree({ "a.txt": "one\n" });
+
+  it(`refuses a pattern over ${MAX_PATTERN_CHARS} characters, named in the description, instead of failing to start rg`, async () => {
+    const { content, isError } = await call(root, "grep", { pattern: "x".repeat(200_000) });
+    expect(isError).toBe(true);
+    expect(content).toBe(
+      "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
+    );
+    expect(grep.description).toContain("pattern and include up to 10,000 characters.");
+  });
+
+  it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {
+    const pattern = `${"y".repeat(MAX_PATTERN_CHARS - 1)}z`;
+    const { content } = await call(root, "grep", { pattern });
+    expect(content.length).toBeLessThan(400);
+    expect(content).toMatch(/^No matches for \/y+ … \[9,800 characters cut\] … y+z\/ in the workspace\.$/);
+  });
+});
+
+describe("grep: an include cannot make rg enter a folder Scout hides", () => {
+  // Each case took rg to its 10 s deadline: the include named the hidden folder, rg entered it, and opened its
+  // .gitignore, a FIFO or /dev/zero; the real hit was lost.
+  it.each([
+    ["{vendor,*.c}", "vendor", "fifo"],
+    ["{vendor,*.c}", "vendor", "/dev/zero"],
+    ["{node_modules,x,*.c}", "node_modules", "fifo"],
+    ["{node_modules,x,*.c}", "node_modules", "/dev/zero"],
+  ])("include %s with %s/.gitignore a %s", async (include, folder, kind) => {
+    const dir = tree({ ".gitignore": "vendor/\n", "src/a.c": "needle\n", [`${folder}/b.c`]: "needle\n" });
+    const gitignore = path.join(dir, folder, ".gitignore");
+    if (kind === "fifo") execFileSync("mkfifo", [gitignore]);
+    else fs.symlinkSync(kind, gitignore);
+    const { content, isError } = await call(dir, "grep", { pattern: "needle", include });
+    expect(isError, content).toBe(false);
+    expect(content.split("\n")[0]).toBe("src/a.c:1:needle");
+    expect(content).not.toContain(`${folder}/b.c`);
+  });
+
+  it("puts the include before the exclusions, where the last matching glob wins", () => {
+    const args = rgArguments("x", "{node_modules,*.c}", 0, ".", 100, false);
+    expect(args.indexOf("--glob={node_modules,*.c}")).toBeLessThan(args.indexOf("--glob=!node_modules/"));
   });
 });

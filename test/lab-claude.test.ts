@@ -31,6 +31,62 @@ const lab = (args: string[]) =>
   });
 
 describe("scout lab with Claude", { timeout: 60_000 }, () => {
+  it("--runs 2 --concurrency 1: mean, standard deviation and the paired difference with its 95% interval", async () => {
+    api.scriptCount(count(500), count(1_200), count(1_200));
+    const answer = (input: number) =>
+      reply([text("alpha is defined at a.py:1.")], "end_turn", { input_tokens: input, output_tokens: 10 });
+    // One worker: baseline run 1, run 2, then cap=50 run 1, run 2.
+    api.script(answer(100), answer(300), answer(150), answer(330));
+    const run = await lab(["--variant", "cap=50", "--runs", "2", "--concurrency", "1", "--json"]);
+    expect(run.code).toBe(0);
+    const [baseline, capped] = (JSON.parse(run.stdout) as LabReport).variants;
+    expect(baseline.stats!.inputTokens).toEqual({ mean: 200, sd: 141.42 });
+    // Differences 50 and 30: mean 40, sd 14.14; t(1) = 12.706, so 40 ± 12.706 × 14.142 / √2 = 40 ± 127.06.
+    expect(capped.paired!.inputTokens).toEqual({ mean: 40, low: -87.06, high: 167.06 });
+    expect(capped.paired!.right).toEqual({ mean: 0, low: 0, high: 0 });
+    const bad = await lab(["--concurrency", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--concurrency must be a whole number from 1 to 16");
+  });
+
+  it("--differs keeps a question whose verdict differs between variants", async () => {
+    api.scriptCount(count(500), count(1_200), count(1_200));
+    api.script(reply([text("alpha is defined at a.py:1.")]), reply([text("I could not find it.")]));
+    const run = await lab(["--variant", "cap=50", "--concurrency", "1", "--differs"]);
+    expect(run.stdout).toContain("only the 1 whose verdict differs between variants");
+    expect(run.stdout).toMatch(/^alpha: Where is alpha defined\?/m);
+  });
+
+  it("prices each variant in dollars from the usage the API reported, cache reads and writes included", async () => {
+    api.scriptCount(count(500), count(1_200));
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 3000,
+      cache_creation_input_tokens: 1000,
+    };
+    api.script(reply([text("alpha is defined at a.py:1.")], "end_turn", usage));
+    const run = await runCli(["lab", setFile, "--model", "claude-haiku-4-5", "--json"], {
+      env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+      timeoutMs: 60_000,
+    });
+    expect(run.code).toBe(0);
+    const report: LabReport = JSON.parse(run.stdout);
+    // claude-haiku-4-5: $1 in, $1.25 write, $0.10 read, $5 out. As run: 100 + 1,250 + 300 + 250 = 1,900 µ$;
+    // without caching, all 4,100 input tokens plain: 4,100 + 250 = 4,350 µ$.
+    expect(report.priced.model).toBe("claude-haiku-4-5");
+    expect(report.variants[0].dollars).toEqual({ uncached: 0.00435, cached: 0.0019 });
+    api.scriptCount(count(500), count(1_200));
+    api.script(reply([text("alpha is defined at a.py:1.")], "end_turn", usage));
+    const table = (
+      await runCli(["lab", setFile, "--model", "claude-imaginary-9"], {
+        env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+        timeoutMs: 60_000,
+      })
+    ).stdout;
+    expect(table).toContain("price unknown for claude-imaginary-9");
+  });
+
   it("counts usage that is not a count of tokens as 0, and says so once", async () => {
     api.scriptCount(count(500), count(1_200));
     const usage = { input_tokens: "100", output_tokens: 20 } as unknown as {

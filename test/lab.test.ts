@@ -88,6 +88,23 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(concise.totals.toolResultTokens).toBe(baseline.totals.toolResultTokens); // same calls, same results
   });
 
+  it("offline, counts the hidden tool-use prompt as scout tokens does: in the schema cost and in every call's input", async () => {
+    // Haiku 4.5: its hidden prompt is published, and its tokenizer is the local one (no ratio).
+    const report = await labJson([SRC_SET, "--model", "claude-haiku-4-5"]);
+    const tokens = await runCli(["tokens", "--json", "--offline", "--model", "claude-haiku-4-5"], { env: OFFLINE_ENV });
+    const costs = JSON.parse(tokens.stdout);
+    expect(report.estimatesFor).toEqual({ model: costs.model, hiddenPrompt: costs.hiddenPrompt });
+    expect(report.variants[0].schemaTokens).toBe(costs.total); // the same tools, the same figure in both views
+    // A model without a published hidden prompt: the same run, 496 fewer tokens on each model call.
+    const bare = JSON.parse(
+      (await runCli(["lab", SRC_SET, "--json", "--model", "claude-imaginary-9"], { env: OFFLINE_ENV })).stdout,
+    ) as LabReport;
+    const [withHidden, without] = [report.variants[0].totals, bare.variants[0].totals];
+    expect(withHidden.inputTokens - without.inputTokens).toBe(costs.hiddenPrompt * withHidden.modelCalls);
+    expect(report.variants[0].schemaTokens - bare.variants[0].schemaTokens).toBe(costs.hiddenPrompt);
+    expect(bare.schemaCount.note).toContain("no published size for claude-imaginary-9");
+  });
+
   it("line-numbers=off shrinks read_file's results; sort=path changes the order glob lists", async () => {
     const report = await labJson([SAMPLE_SET, "--variant", "line-numbers=off", "--variant", "sort=path"]);
     const [baseline, bare] = report.variants;
@@ -97,6 +114,89 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     const sorted = listed(question(report, 2, "python-files").answer);
     expect(sorted).toEqual([...byMtime].sort());
     expect(sorted).not.toEqual(byMtime);
+  });
+
+  it("offline, prices every model call of the set, and simulates caching over the set as one session", async () => {
+    const report = await labJson([SRC_SET, "--model", "claude-haiku-4-5"]);
+    const calls = report.variants[0].questions.flatMap((q) => q.runs[0].steps.filter((s) => s.kind === "model"));
+    // claude-haiku-4-5: $1 per million input tokens, $5 per million output.
+    const micro = calls.reduce((sum, s) => sum + (s.kind === "model" ? s.inputTokens * 1 + s.outputTokens * 5 : 0), 0);
+    expect(report.variants[0].dollars!.uncached).toBeCloseTo(micro / 1e6, 6);
+    // Haiku 4.5 caches nothing under 4,096 tokens, and no request of this set reaches it: the same dollars.
+    expect(report.variants[0].dollars!.cached).toBeCloseTo(micro / 1e6, 6);
+    // Opus 4.8 caches from 1,024: the stable prefix (~1,250) is read back on every call after the first.
+    const opus = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
+    expect(opus.variants[0].dollars!.cached!).toBeLessThan(opus.variants[0].dollars!.uncached * 0.7);
+  });
+
+  it("descriptions=FILE.json sends your own wording for the tools it names, and refuses a bad file by name", async () => {
+    const dir = makeTree({
+      "mine.json": JSON.stringify({ grep: "Search file contents with a regex." }),
+      "typo.json": JSON.stringify({ grpe: "x" }),
+    });
+    const mine = path.join(dir, "mine.json");
+    const report = await labJson([SRC_SET, "--variant", `descriptions=${mine}`]);
+    const [baseline, own] = report.variants;
+    expect(own.descriptions).toEqual({ grep: "Search file contents with a regex." });
+    expect(own.schemaTokens).toBeLessThan(baseline.schemaTokens);
+    expect(own.totals.inputTokens).toBeLessThan(baseline.totals.inputTokens);
+    expect(own.questions[0].runs[0].path).toEqual(baseline.questions[0].runs[0].path); // the offline model reads no schema
+    const typo = await lab([SRC_SET, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown tool "grpe"');
+    const missing = await lab([SRC_SET, "--variant", "descriptions=nope.json"]);
+    expect(missing.stderr).toContain("cannot read nope.json: no such file");
+  });
+
+  it("--differs lists only the questions whose verdict differs between variants", async () => {
+    // cap=10 makes read_file refuse its window, yet every answer stays right: no verdict differs.
+    const same = (await lab([SAMPLE_SET, "--variant", "cap=10", "--differs"])).stdout;
+    expect(same).toContain("only the 0 whose verdict differs between variants");
+    expect(same).not.toMatch(/^make-slug-defined:/m);
+    const all = (await lab([SAMPLE_SET, "--variant", "cap=10"])).stdout;
+    expect(all).toMatch(/^make-slug-defined:/m);
+  });
+
+  it("--csv: one row per variant, question and run, the same figures as --json", async () => {
+    const report = await labJson([SRC_SET, "--variant", "cap=50"]);
+    const csv = (await lab([SRC_SET, "--variant", "cap=50", "--csv"])).stdout.trimEnd().split("\n");
+    expect(csv[0]).toBe(
+      "variant,question,run,right,model_calls,input_tokens,output_tokens,tool_result_tokens,path,why",
+    );
+    expect(csv).toHaveLength(1 + 2 * report.set.questions);
+    const first = report.variants[1].questions[0];
+    expect(csv[1 + report.set.questions]).toBe(
+      [
+        "cap=50",
+        first.id,
+        1,
+        first.runs[0].right,
+        first.runs[0].modelCalls,
+        first.runs[0].inputTokens,
+        first.runs[0].outputTokens,
+        first.runs[0].toolResultTokens,
+        first.runs[0].path.join(" > "),
+        first.runs[0].why,
+      ].join(","),
+    );
+    expect((await lab([SRC_SET, "--csv", "--json"])).code).toBe(2);
+  });
+
+  it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
+    const report = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
+    expect(report.offline).toBe(true);
+    expect(report.estimatesFor).toEqual({ model: "claude-opus-4-8", hiddenPrompt: 290 });
+  });
+
+  it("--runs 2: the lowest–highest row keeps every column apart", async () => {
+    const table = (await lab([SRC_SET, "--runs", "2", "--variant", "cap=50"])).stdout;
+    const spreadRows = table.split("\n").filter((line) => line.startsWith("  lowest–highest"));
+    expect(spreadRows).toHaveLength(2);
+    for (const line of spreadRows) {
+      const cells = line.trim().split(/ {2,}/);
+      expect(cells.slice(1), line).toHaveLength(5);
+      for (const cell of cells.slice(1)) expect(cell, line).toMatch(/^[\d,.]+–[\d,.]+$/);
+    }
   });
 
   it("--runs 2 offline: every run the same, so the spread is nil", async () => {
@@ -208,7 +308,7 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     [
       "an unknown knob",
       () => [set({ questions: [good] }), "--variant", "cap=50,colour=red"],
-      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full, line-numbers=on\|off, sort=mtime\|path/,
+      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full\|FILE\.json, line-numbers=on\|off, sort=mtime\|path/,
     ],
     [
       "a cap out of range",
@@ -226,8 +326,6 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
       /is given twice/,
     ],
     ["--runs 0", () => [set({ questions: [good] }), "--runs", "0"], /--runs must be a whole number from 1 to 20/],
-    ["--offline with --model", () => [set({ questions: [good] }), "--offline", "--model", "x"], /exclude each other/],
-    ["--model without a key", () => [set({ questions: [good] }), "--model", "claude-x"], /needs ANTHROPIC_API_KEY/],
     [
       "--html into a missing folder",
       () => [set({ questions: [good] }), "--html", path.join(root, "no/such/page.html")],

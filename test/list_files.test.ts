@@ -5,8 +5,11 @@ import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { forEachEntry, MAX_FOLDER_ENTRIES } from "../src/tools/folder-entries.js";
+import { runTool } from "../src/tools/index.js";
 import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { Workspace } from "../src/workspace/workspace.js";
 import { call, setMtime, type FileSpec, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -157,6 +160,61 @@ describe("list_files", () => {
     expect(result).toMatchObject({
       isError: true,
       content: 'Error: path ".ssh" is protected (secrets, keys and .git internals are never read or listed)',
+    });
+  });
+});
+
+describe("a folder with more entries than MAX_FOLDER_ENTRIES: list_files and glob stream it", () => {
+  // 101,000 entries, most of them symlinks (one system call each, so the tree is quick to build), and files
+  // named f*.txt written first and last. A million took list_files 32 s and 366 MB, synchronously.
+  let root = "";
+  let big = "";
+  beforeAll(() => {
+    root = tree({ "big/first.txt": { content: "", mtime: 9_000 } });
+    big = path.join(root, "big");
+    for (let i = 0; i < MAX_FOLDER_ENTRIES + 1_000; i++) fs.symlinkSync("first.txt", path.join(big, `l${i}`));
+  }, 300_000); // 101,000 system calls: seconds, or a minute with both cores busy
+
+  it("list_files reads at most MAX_FOLDER_ENTRIES entries and says the folder holds more", async () => {
+    const { content, isError } = await call(root, "list_files", { path: "big" });
+    expect(isError).toBe(false);
+    const lines = content.split("\n");
+    expect(lines).toHaveLength(MAX_RESULT_LINES + 1);
+    expect(lines.at(-1)).toBe(
+      `(showing 100 of ${MAX_FOLDER_ENTRIES} entries, newest first; the folder holds more than 100,000 entries; only the first 100,000 read were sorted; use glob with a pattern to find the others)`,
+    );
+  });
+
+  it("list_files lets the event loop turn while it reads, so Ctrl-C stops it", async () => {
+    const controller = new AbortController();
+    setImmediate(() => controller.abort()); // runs only if the listing gives the thread back
+    const result = await runTool(
+      "list_files",
+      { path: "big" },
+      { workspace: new Workspace(root), signal: controller.signal },
+    );
+    expect(result.content).toBe("Error: list_files was cancelled");
+  });
+
+  it("glob walks only the first MAX_FOLDER_ENTRIES entries of the folder, and says so", async () => {
+    const { content } = await call(root, "glob", { pattern: "big/*.md" });
+    expect(content.split("\n")).toEqual([
+      'No files match "big/*.md" among the entries read.',
+      "(1 folder held more than 100,000 entries; only the first 100,000 of each were searched, so the list may be incomplete; use a narrower path)",
+    ]);
+  });
+
+  it("forEachEntry stops at the cap, at the deadline and on the signal", async () => {
+    let seen = 0;
+    expect(await forEachEntry(big, {}, () => seen++)).toEqual({ capped: true });
+    expect(seen).toBe(MAX_FOLDER_ENTRIES);
+    expect(await forEachEntry(big, { deadline: Date.now() - 1 }, () => {})).toEqual({
+      capped: false,
+      stopped: "deadline",
+    });
+    expect(await forEachEntry(big, { signal: AbortSignal.abort() }, () => {})).toEqual({
+      capped: false,
+      stopped: "cancelled",
     });
   });
 });

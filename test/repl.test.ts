@@ -149,7 +149,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
     const screen = pty.screen();
-    expect(screen).toContain("model: Claude (claude-haiku-4-5)\n");
+    expect(screen).toContain("model: Claude (claude-haiku-5-5)\n");
     expect(screen).toContain("model: Claude (claude-sonnet-4-5) (the conversation carries over)");
     expect(screen).toContain('[you] where is safe_path?\n  grep {"pattern":"safe_path"}\nIn app.py.\n');
     expect(api.requests.map((request) => request.body.model)).toEqual(Array(3).fill("claude-sonnet-4-5"));

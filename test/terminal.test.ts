@@ -137,7 +137,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
         const env = { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", SHELL: "/bin/sh" };
         const pty = scoutOnPty(root, env, { launch });
         await pty.waitFor(/you > /);
-        expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-4-5\)\n/);
+        expect(pty.screen()).toMatch(/^scout \S+ · model: Claude \(claude-haiku-5-5\)\n/);
         pty.type("a question that hangs\r");
         await api.waitForRequests(1);
         await pty.waitFor(/waiting for the model… \d+ s/); // the indicator, shown while no token has arrived

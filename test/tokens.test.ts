@@ -1,8 +1,8 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "../src/prompt.js";
-import { estimateCounter, estimateTokens, type Counter } from "../src/tokens/count.js";
-import { FIXED_QUESTION, measureSchemaCosts } from "../src/tokens/schema-costs.js";
+import { estimateCounter, estimateTokens, formatCount, type Counter } from "../src/tokens/count.js";
+import { FIXED_QUESTION, measureSchemaCosts, type SchemaCosts } from "../src/tokens/schema-costs.js";
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
@@ -21,7 +21,7 @@ describe("measureSchemaCosts", () => {
       return 100 + sent.reduce((sum, tool, i) => sum + 10 * (i + 1) - (tool.description ? 0 : i + 1), 0);
     };
     const costs = await measureSchemaCosts(counter, "exact", "m");
-    // Every expectation comes from the registry: a fifth tool (lesson 8) changes none of this test.
+    // Every expectation comes from the registry: a fifth tool (lesson 14) changes none of this test.
     const names = tools.map((tool) => tool.name);
     expect(seen).toEqual([
       "",
@@ -54,6 +54,39 @@ describe("measureSchemaCosts", () => {
     expect(opus.total - unknown.total).toBe(675);
     expect(haiku.total - unknown.total).toBe(496);
     expect(haiku.requests).toBe(0);
+  });
+
+  it("/context splits every request of the session: schemas, hidden prompt, history, each tool's re-sent results", async () => {
+    const root = makeTree({ "app.py": "def safe_path(p):\n    return p\n" });
+    const env = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
+    const before = await runCli(["--cwd", root, "--model", "claude-haiku-4-5"], {
+      cwd: root,
+      env,
+      input: "/context\n",
+    });
+    expect(before.stdout).toContain("(no request yet: ask a question first)");
+    const run = await runCli(["--cwd", root, "--model", "claude-haiku-4-5", "--quiet"], {
+      cwd: root,
+      env,
+      input: "where is safe_path defined?\n/context\n",
+    });
+    expect(run.stdout).toMatch(/Where the input tokens went \(local estimate for claude-haiku-4-5, (\d) calls/);
+    const calls = Number(/for claude-haiku-4-5, (\d) calls/.exec(run.stdout)![1]);
+    expect(run.stdout).toMatch(new RegExp(`^  hidden prompt +~${formatCount(496 * calls)} `, "m"));
+    expect(run.stdout).toMatch(/^ {2}grep results +~\d+ +[\d.]+% +█*$/m);
+    expect(run.stdout).toMatch(
+      /^ +1 {2}system prompt ~\d+ · tool schemas ~\d+ · hidden prompt ~496 · history text ~\d+ · grep results ~0/m,
+    );
+  });
+
+  it("offline, counts as a newer tokenizer would where a ratio is published, and says so", async () => {
+    const run = async (model: string) =>
+      JSON.parse((await runCli(["tokens", "--json", "--offline", "--model", model])).stdout) as SchemaCosts;
+    const [older, newer] = [await run("claude-haiku-4-5"), await run("claude-opus-4-8")];
+    expect(newer.baseline).toBe(Math.round(older.baseline * 1.3));
+    expect(newer.hiddenPrompt).toBe(290);
+    expect(newer.note).toContain("×1.30: claude-opus-4-8's newer tokenizer counts ~30% more tokens");
+    expect(older.note).not.toContain("×1.30");
   });
 
   it("splits each schema into description and input_schema, in characters and tokens", async () => {
@@ -230,7 +263,7 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
         expect(run.code).toBe(0);
         expect(run.stdout).toContain("Tool schema token costs (exact)");
         expect(run.stdout).toMatch(new RegExp(`\\+ ${build.schemas.at(-1)!.name}\\s+[\\d,]+\\s+\\+\\d+\\n`));
-        expect(run.stdout).toMatch(/turn 1: [\d,]+ input tokens · [\d,]+ output tokens · \$[\d.]+/);
+        expect(run.stdout).toMatch(/turn 1: [\d,]+ input tokens · [\d,]+ output tokens · <?\$[\d.]+/);
         expect(run.stdout).toMatch(/list_files {2}1 call · results ~\d+ tokens/);
         expect(run.stdout).toContain("model usage: as the API reported it");
       });

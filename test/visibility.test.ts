@@ -445,3 +445,43 @@ describe("a file name that is not valid UTF-8: one treatment in all four tools",
     );
   });
 });
+
+describe("names that could pass for others print apart, in glob, list_files and grep", () => {
+  const note = "(showing the 100 newest of 5000 files; use a narrower pattern or path to see others)";
+  const dir = makeTree({
+    "n/a\\nb": { content: "MARK\n", mtime: 4_000 }, // a backslash and an "n"
+    "n/a\nb": { content: "MARK\n", mtime: 3_000 }, // a newline
+    [`f/${note}`]: "MARK\n",
+    "l/link@": { content: "MARK\n", mtime: 2_000 }, // a regular file
+    "l/target.txt": { content: "MARK\n", mtime: 1_000 },
+    "u/rep\uFFFDlaced.txt": "MARK\n", // valid UTF-8 that holds U+FFFD itself
+  });
+  fs.symlinkSync("target.txt", path.join(dir, "l/link"));
+  fs.lutimesSync(path.join(dir, "l/link"), 5_000, 5_000); // the link itself, newest
+
+  it("a written backslash-n and a newline", async () => {
+    expect((await call(dir, "list_files", { path: "n" })).content).toBe("a\\\\nb\na\\nb");
+    expect((await call(dir, "glob", { pattern: "n/*" })).content).toBe("n/a\\\\nb\nn/a\\nb");
+    expect((await call(dir, "grep", { pattern: "MARK", path: "n" })).content).toBe("n/a\\\\nb:1:MARK\nn/a\\nb:1:MARK");
+  });
+
+  it("a file named like a footer note is not a bare note line", async () => {
+    const listed = `\\x28${note.slice(1)}`;
+    expect((await call(dir, "list_files", { path: "f" })).content).toBe(listed);
+    expect((await call(dir, "glob", { pattern: "*/(*" })).content).toBe(`f/${note}`); // starts with "f/": no note
+    expect((await call(dir, "glob", { pattern: "(*", path: "f" })).content).toBe(`f/${note}`);
+    const top = makeTree({ [note]: "MARK\n" }); // at the root, glob's line is the name alone
+    expect((await call(top, "glob", { pattern: "*" })).content).toBe(listed);
+  });
+
+  it('a regular file named "link@" and the symlink "link"', async () => {
+    expect((await call(dir, "list_files", { path: "l" })).content).toBe("link@\nlink\\x40\ntarget.txt");
+  });
+
+  it("a valid UTF-8 name holding U+FFFD is listed, found and read like any other", async () => {
+    expect((await call(dir, "list_files", { path: "u" })).content).toBe("rep\uFFFDlaced.txt");
+    expect((await call(dir, "glob", { pattern: "u/*" })).content).toBe("u/rep\uFFFDlaced.txt");
+    expect((await call(dir, "grep", { pattern: "MARK", path: "u" })).content).toBe("u/rep\uFFFDlaced.txt:1:MARK");
+    expect((await call(dir, "read_file", { path: "u/rep\uFFFDlaced.txt" })).content).toBe("1\tMARK\n(lines 1-1 of 1)");
+  });
+});

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { estimateTokens, formatCount } from "../src/tokens/count.js";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";
@@ -200,6 +201,51 @@ describe("scout tokens --trace", { timeout: 60_000 }, () => {
     const missing = await runCli(["tokens", "--trace", path.join(dir, "nope.jsonl")], { env: offline });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no such file");
+  });
+
+  it("splits where the input tokens went: system prompt, schemas, hidden prompt, history text, each tool's re-sent results", async () => {
+    const run = await runCli(["tokens", "--trace", writeTrace("split.jsonl", RECORDS)], { env: offline });
+    const grep = estimateTokens("a.py:1:def f():");
+    const readFile = estimateTokens("1\tdef f():");
+    // grep's result is sent again with calls 2 and 3; read_file's with call 3.
+    expect(run.stdout).toMatch(new RegExp(`^  grep results +~${2 * grep} `, "m"));
+    expect(run.stdout).toMatch(new RegExp(`^  read_file results +~${readFile} `, "m"));
+    expect(run.stdout).toMatch(/^ {2}hidden prompt +~1,488 /m); // 3 calls × haiku-4-5's 496
+    const parts = [...run.stdout.matchAll(/^ {2}[a-z_ ]+? +~([\d,]+) +[\d.]+%/gm)].map((m) =>
+      Number(m[1].replace(/,/g, "")),
+    );
+    const all = Number(/^ {2}in all +~([\d,]+)/m.exec(run.stdout)![1].replace(/,/g, ""));
+    expect(parts.reduce((a, b) => a + b, 0)).toBe(all);
+    expect(run.stdout).toMatch(
+      /^ +3 {2}system prompt ~\d+ · tool schemas ~\d+ · hidden prompt ~496 · history text ~\d+ · grep results ~\d+ · read_file results ~\d+$/m,
+    );
+  });
+
+  it("a trace from a model newer than the tables is Claude's usage, not the offline model's, and gets no second hidden prompt", async () => {
+    const newer = RECORDS.map((r) => (r.type === "model" ? { ...r, model: "claude-opus-9-9" } : r));
+    const run = await runCli(["tokens", "--trace", writeTrace("newer.jsonl", newer), "--model", "claude-haiku-4-5"], {
+      env: offline,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("offline model");
+    expect(run.stdout).toMatch(/claude-opus-9-9 +12,000 +300 +price unknown/);
+    expect(run.stdout).toContain("as run (usage the API reported)");
+    // Its hidden prompt is unpublished, so nothing is swapped: haiku's column holds the recorded 12,000 as is.
+    expect(run.stdout).toMatch(/claude-haiku-4-5 +12,000 +300 /);
+    expect(run.stdout).toContain("no published hidden tool-use prompt size for claude-opus-9-9");
+  });
+
+  it("projects onto a model with a newer tokenizer with the published ratio, and marks a retired model", async () => {
+    const file = writeTrace("ratio.jsonl", RECORDS);
+    const newer = await runCli(["tokens", "--trace", file, "--model", "claude-opus-4-8"], { env: offline });
+    // Each call: (recorded − haiku's 496) × 1.3 + opus-4-8's 290.
+    const inputs = [2000, 4000, 6000].map((n) => Math.round((n - 496) * 1.3) + 290);
+    expect(newer.stdout).toMatch(
+      new RegExp(`claude-opus-4-8 +${formatCount(inputs[0] + inputs[1] + inputs[2])} +300 `),
+    );
+    expect(newer.stdout).toContain("×1.30 for the tokenizer (×1.30: claude-opus-4-8's newer tokenizer");
+    const retired = await runCli(["tokens", "--trace", file, "--model", "claude-sonnet-4-5"], { env: offline });
+    expect(retired.stdout).toContain("(retired 2026-11-30: requests to it fail)");
   });
 
   it("prices a run that used caching as it ran, and without caching as if every cached token were plain input", async () => {

@@ -4,8 +4,7 @@
 // each number; lines starting with # are the questions, for reading. A
 // judge never prints the right answer (that is the solution's job): it says
 // what is wrong, and the check prints the question's hint under it.
-import fs from "node:fs";
-import { formatCount } from "../../src/tokens/count.js";
+import { readPersonFile } from "../../src/person-file.js";
 import type { CaseResult } from "../exercises.js";
 
 /** One graded question of a lesson. */
@@ -43,13 +42,12 @@ export async function checkAnswers(
   questions: Question[],
   file: string,
   report: (result: CaseResult) => void,
+  starting: (name: string) => void = () => {},
 ): Promise<CaseResult[]> {
-  const size = fs.statSync(file).size;
-  if (size > MAX_ANSWERS_FILE_BYTES)
-    throw new Error(`it holds ${formatCount(size)} bytes; an answers file is a few lines`);
-  const answers = parseAnswers(fs.readFileSync(file, "utf8"));
+  const answers = parseAnswers(readAnswersFile(file));
   const results: CaseResult[] = [];
   for (const question of questions) {
+    starting(`${question.n}. ${question.ask}`);
     const answer = answers.get(question.n) ?? "";
     let failure: string | null;
     if (answer === "") failure = `no answer yet: write it after "${question.n}:"`;
@@ -60,6 +58,15 @@ export async function checkAnswers(
     report(result);
   }
   return results;
+}
+
+/**
+ * The text of an answers file, read as every file a person names is (src/person-file.ts): opened without
+ * blocking (a FIFO with no writer would wait forever), only if it is a regular file (a link to /dev/zero is
+ * a device), and never read past MAX_ANSWERS_FILE_BYTES.
+ */
+export function readAnswersFile(file: string): string {
+  return readPersonFile(file, { option: "", maxBytes: MAX_ANSWERS_FILE_BYTES });
 }
 
 async function judged(question: Question, answer: string): Promise<string | null> {
@@ -92,12 +99,14 @@ export function isText(truth: () => Promise<string>) {
   return async (answer: string) => (normal(answer) === normal(await truth()) ? null : `"${answer}" is not it`);
 }
 
-/** The answer is this number (the first number written; "1,200" is 1200). */
+/** The answer is this number, written once ("1,200" is 1200); an answer that hedges between two numbers ("3 (or 2)") is not one. */
 export function isNumber(truth: () => Promise<number>) {
   return async (answer: string) => {
-    const written = /-?\d[\d,]*(\.\d+)?/.exec(answer)?.[0];
-    if (written === undefined) return `"${answer}" holds no number`;
-    return Number(written.replace(/,/g, "")) === (await truth()) ? null : `${written} is not it`;
+    const written = [...answer.matchAll(/-?\d[\d,]*(\.\d+)?/g)].map((m) => m[0]);
+    if (written.length === 0) return `"${answer}" holds no number`;
+    const values = new Set(written.map((n) => Number(n.replace(/,/g, ""))));
+    if (values.size > 1) return `"${answer}" holds ${values.size} numbers: write one`;
+    return values.has(await truth()) ? null : `${written[0]} is not it`;
   };
 }
 

@@ -1,4 +1,4 @@
-// Lesson 14's test-first exercise, graded: a learner's first case for the outline tool must fail on wrong tools and pass on a finished one.
+// Lesson 15's test-first exercise, graded: a learner's first case for the outline tool must fail on wrong tools and pass on a finished one.
 //
 // A test is worth writing first when it can tell a right tool from the wrong
 // ones a first version is: this is the whole check. The finished tool is
@@ -11,13 +11,29 @@ import { fail, ok } from "../../src/tools/tool.js";
 
 /**
  * Outline tools that are wrong in the ways a first version is: not written yet (an empty answer), the whole
- * file with line numbers, the definitions without their numbers, an error for every file. Each keeps the
+ * file with line numbers, the definitions without their numbers or with wrong ones, an error for every file. Each keeps the
  * finished tool's name and schema, so only a case that looks at what the tool shows can tell them apart.
  */
 const wrongOutlines: [string, MakeOutline][] = [
   ["answers with nothing", (design) => ({ ...finishedOutline(design), run: async () => ok("") })],
   ["shows every line of the file, numbered", (design) => withRun(design, numberedLines)],
   ["shows the definitions without their line numbers", (design) => withRun(design, withoutNumbers)],
+  [
+    "numbers each definition one line too low (counting from 0)",
+    (design) =>
+      withRun(
+        design,
+        renumber((n) => n - 1),
+      ),
+  ],
+  [
+    "numbers the definitions 1, 2, 3 in order, not by their line",
+    (design) =>
+      withRun(
+        design,
+        renumber((_, i) => i + 1),
+      ),
+  ],
   ["refuses every file", (design) => ({ ...finishedOutline(design), run: async () => fail("not written yet") })],
 ];
 
@@ -40,6 +56,11 @@ const numberedLines = (_: string, file: string) =>
     .map((line, i) => `${i + 1}: ${line}`)
     .join("\n");
 const withoutNumbers = (content: string) => content.replace(/^\d+: /gm, "");
+/** The finished tool's lines with each LINE replaced by `number(line, index)`: right format, wrong numbers. */
+const renumber = (number: (line: number, index: number) => number) => (content: string) => {
+  let index = 0;
+  return content.replace(/^(\d+): /gm, (_, line: string) => `${number(Number(line), index++)}: `);
+};
 
 /** Runs the learner's case on one outline tool: null when it passes, else why it failed. */
 async function outcome(testCase: Case<MakeOutline>, make: MakeOutline): Promise<string | null> {

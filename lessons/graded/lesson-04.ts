@@ -1,46 +1,66 @@
-// Lesson 4's graded questions: a pattern for the calls only, a dot that matches anything, an ignored folder named outright.
-import { type Hit, parseHits } from "../../src/models/offline/definitions.js";
-import { isNumber, isText, jsonInput, type Question } from "./answers.js";
-import { tool } from "./live.js";
+// Lesson 4's graded questions: glob with and without a path, newest first, and the patterns it refuses.
+import fs from "node:fs";
+import path from "node:path";
+import { isList, isNumber, jsonInput, type Question } from "./answers.js";
+import { inSampleCopy, tool } from "./live.js";
 
-/** The `path:line` of each hit, sorted. */
-const places = (hits: Hit[]) => hits.map((hit) => `${hit.path}:${hit.line}`).sort();
+/** Lesson 4's patterns to try, by letter. */
+const PATTERNS: Record<string, string> = {
+  a: "src/../../x",
+  b: "@(..)/x",
+  c: "src/{a,b}/*.py",
+  d: "{a..z}{a..z}{a..z}.txt",
+};
 
 export const lesson04: Question[] = [
   {
     n: 1,
-    ask: "write a grep input (one JSON object) that finds every call of make_slug, without the import lines and the definition",
-    hint: 'A call has "(" after the name (make_slug\\\\( in JSON: ( is special in a regex). rg has no look-behind, so say what may come before the name instead: anything but "def ".',
+    ask: 'write a glob input (one JSON object) that uses "path" to find every TypeScript file under web/',
+    hint: 'With "path", the pattern is matched inside that folder: {"pattern":"…","path":"…"}. Try it with npx scout tool glob.',
     judge: async (answer) => {
       const input = jsonInput(answer);
       if (typeof input === "string") return input;
-      const got = await tool("grep", input);
-      if (got.isError) return `grep refused it: ${got.content}`;
-      const every = parseHits((await tool("grep", { pattern: "make_slug" })).content);
-      const calls = every.filter(({ text }) => /make_slug\s*\(/.test(text) && !/^\s*def\s/.test(text));
-      const [want, found] = [places(calls), places(parseHits(got.content))];
-      const missing = want.filter((hit) => !found.includes(hit)).length;
-      const extra = found.filter((hit) => !want.includes(hit));
-      if (missing === 0 && extra.length === 0) return null;
-      return `${missing} call${missing === 1 ? "" : "s"} missing${extra.length ? `; not calls: ${extra.join(", ")}` : ""}`;
+      if (!("path" in input)) return 'it has no "path"';
+      // In a copy whose web/ holds more than the sample's one .ts file, so a pattern has to be about TypeScript:
+      // a file of another kind, one a level deeper, one outside web/.
+      return inSampleCopy(async (root) => {
+        for (const extra of ["web/src/extra.js", "web/notes.md", "web/src/deep/more.ts", "cmd/outside.ts"]) {
+          fs.mkdirSync(path.dirname(path.join(root, extra)), { recursive: true });
+          fs.writeFileSync(path.join(root, extra), "export {};\n");
+        }
+        const got = await tool("glob", input, root);
+        const want = await tool("glob", { pattern: "web/**/*.ts" }, root);
+        if (got.isError) return `glob refused it: ${got.content}`;
+        return got.content === want.content
+          ? null
+          : `in a web/ with a .js file, a .md file and a .ts file one folder deeper, it finds other files: ${got.content.split("\n").join(", ")}`;
+      });
     },
   },
   {
     n: 2,
-    ask: "grep for shortly.config: one hit is not an import at all. Which file is it in?",
-    hint: "In a regex . matches any character. Look at each hit's text: which one has no dot after shortly?",
-    judge: isText(async () => {
-      const { content } = await tool("grep", { pattern: "shortly.config" });
-      return parseHits(content).find((hit) => !/shortly\.config/.test(hit.text))?.path ?? "(none)";
-    }),
+    ask: "predict, then try: after `touch src/shortly/config.py`, at which place (1 = first) does glob **/*.py list config.py? (then run node lessons/pin-mtimes.mjs)",
+    hint: "glob sorts newest first, by modification time; touch makes a file the newest.",
+    judge: isNumber(() =>
+      inSampleCopy(async (root) => {
+        const now = new Date();
+        fs.utimesSync(path.join(root, "src/shortly/config.py"), now, now);
+        const { content } = await tool("glob", { pattern: "**/*.py" }, root);
+        return content.split("\n").indexOf("src/shortly/config.py") + 1;
+      }),
+    ),
   },
   {
     n: 3,
-    ask: 'grep refuses {"pattern":"make_slug","path":"build"} (build/ is ignored); how many lines match with "path":"build/lib/shortly/slugs.py", a file named outright?',
-    hint: "Run both with npx scout tool grep in lessons/sample-project. Ignore rules decide what a search walks into, not what you name.",
-    judge: isNumber(async () => {
-      const { content } = await tool("grep", { pattern: "make_slug", path: "build/lib/shortly/slugs.py" });
-      return parseHits(content).length;
+    ask: `which of these glob patterns are refused with an error (not just "no files")? ${Object.entries(PATTERNS)
+      .map(([letter, pattern]) => `${letter}) ${pattern}`)
+      .join("  ")}; write the letters`,
+    hint: "Try each with npx scout tool glob. checkPattern in src/tools/patterns.ts refuses some before any search; a pattern that finds nothing is not an error.",
+    judge: isList(async () => {
+      const refused: string[] = [];
+      for (const [letter, pattern] of Object.entries(PATTERNS))
+        if ((await tool("glob", { pattern })).isError) refused.push(letter);
+      return refused;
     }),
   },
 ];

@@ -1,43 +1,46 @@
-// Lesson 5's graded questions: how many windows a definition gets, where a window starts and ends, what a narrow pattern saves.
-import { parseHits } from "../../src/models/offline/definitions.js";
-import { isList, isNumber, isText, type Question } from "./answers.js";
-import { ask, tool } from "./live.js";
+// Lesson 5's graded questions: a pattern for the calls only, a dot that matches anything, an ignored folder named outright.
+import { type Hit, parseHits } from "../../src/models/offline/definitions.js";
+import { isNumber, isText, jsonInput, type Question } from "./answers.js";
+import { tool } from "./live.js";
+
+/** The `path:line` of each hit, sorted. */
+const places = (hits: Hit[]) => hits.map((hit) => `${hit.path}:${hit.line}`).sort();
 
 export const lesson05: Question[] = [
   {
     n: 1,
-    ask: 'ask "where is MAX_SLUG_LENGTH defined?": how many read_file calls does the offline model ask for, in one message? (a number)',
-    hint: "Look at the tool lines after [3] in the step log. rankDefinitions and the `alike` test in nextMove (src/models/offline/policy.ts) decide how many windows.",
-    judge: isNumber(
-      async () => (await ask("where is MAX_SLUG_LENGTH defined?")).calls.filter((c) => c.name === "read_file").length,
-    ),
-  },
-  {
-    n: 2,
-    ask: 'predict, then check: for "where is make_slug defined?", which lines does the read_file window show? (first-last, e.g. 3-17)',
-    hint: "The hit is on line 12 (grep said so). READ_WINDOW and LINES_BEFORE_HIT in src/models/offline/policy.ts place the window, and a file has only so many lines.",
+    ask: "write a grep input (one JSON object) that finds every call of make_slug, without the import lines and the definition",
+    hint: 'A call has "(" after the name (make_slug\\\\( in JSON: ( is special in a regex). rg has no look-behind, so say what may come before the name instead: anything but "def ".',
     judge: async (answer) => {
-      const window = async () => {
-        const read = (await ask("where is make_slug defined?")).calls.find((c) => c.name === "read_file");
-        return (
-          /lines (\d+)-(\d+)/
-            .exec(read?.result.summary ?? "")
-            ?.slice(1, 3)
-            .join("-") ?? "(no window)"
-        );
-      };
-      const range = /(\d+)\s*(?:-|–|to)\s*(\d+)/.exec(answer); // "8-21", "lines 8 to 21"
-      return range ? isText(window)(`${range[1]}-${range[2]}`) : `"${answer}" is not a range like 3-17`;
+      const input = jsonInput(answer);
+      if (typeof input === "string") return input;
+      const got = await tool("grep", input);
+      if (got.isError) return `grep refused it: ${got.content}`;
+      const every = parseHits((await tool("grep", { pattern: "make_slug" })).content);
+      const calls = every.filter(({ text }) => /make_slug\s*\(/.test(text) && !/^\s*def\s/.test(text));
+      const [want, found] = [places(calls), places(parseHits(got.content))];
+      const missing = want.filter((hit) => !found.includes(hit)).length;
+      const extra = found.filter((hit) => !want.includes(hit));
+      if (missing === 0 && extra.length === 0) return null;
+      return `${missing} call${missing === 1 ? "" : "s"} missing${extra.length ? `; not calls: ${extra.join(", ")}` : ""}`;
     },
   },
   {
+    n: 2,
+    ask: "grep for shortly.config: one hit is not an import at all. Which file is it in?",
+    hint: "In a regex . matches any character. Look at each hit's text: which one has no dot after shortly?",
+    judge: isText(async () => {
+      const { content } = await tool("grep", { pattern: "shortly.config" });
+      return parseHits(content).find((hit) => !/shortly\.config/.test(hit.text))?.path ?? "(none)";
+    }),
+  },
+  {
     n: 3,
-    ask: 'how many lines does grep return for the bare name make_slug, and how many for the pattern the offline model uses for "who calls make_slug?"? (two numbers, bare name first)',
-    hint: 'Run npx scout tool grep \'{"pattern":"make_slug"}\', then ask the question and read the pattern on the [2] line.',
-    judge: isList(async () => {
-      const bare = parseHits((await tool("grep", { pattern: "make_slug" })).content).length;
-      const calls = (await ask("who calls make_slug?")).calls.find((c) => c.name === "grep");
-      return [String(bare), String(parseHits(calls?.result.content ?? "").length)];
-    }, true),
+    ask: 'grep refuses {"pattern":"make_slug","path":"build"} (build/ is ignored); how many lines match with "path":"build/lib/shortly/slugs.py", a file named outright?',
+    hint: "Run both with npx scout tool grep in lessons/sample-project. Ignore rules decide what a search walks into, not what you name.",
+    judge: isNumber(async () => {
+      const { content } = await tool("grep", { pattern: "make_slug", path: "build/lib/shortly/slugs.py" });
+      return parseHits(content).length;
+    }),
   },
 ];

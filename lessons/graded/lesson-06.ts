@@ -1,54 +1,43 @@
-// Lesson 6's graded questions: the most expensive schema and why, the fixed cost of any tool, the hidden prompt.
-import { DEFAULT_MODEL } from "../../src/models/claude.js";
-import { SYSTEM_PROMPT } from "../../src/prompt.js";
-import { estimateCounter } from "../../src/tokens/count.js";
-import { toolPromptTokens } from "../../src/tokens/model-sizes.js";
-import { FIXED_QUESTION, measureSchemaCosts } from "../../src/tokens/schema-costs.js";
-import { toolSchemas } from "../../src/tools/index.js";
-import { BUDGET_NOTE } from "../../src/tools/tool.js";
-import { isList, isNumber, type Question } from "./answers.js";
-
-/** What one request costs offline (estimated) on `scout tokens`'s default model, with these tool schemas. */
-const requestCost = (tools: ReturnType<typeof toolSchemas>) =>
-  estimateCounter({
-    model: DEFAULT_MODEL,
-    system: SYSTEM_PROMPT,
-    messages: [{ role: "user", content: FIXED_QUESTION }],
-    tools,
-  });
+// Lesson 6's graded questions: how many windows a definition gets, where a window starts and ends, what a narrow pattern saves.
+import { parseHits } from "../../src/models/offline/definitions.js";
+import { isList, isNumber, isText, type Question } from "./answers.js";
+import { ask, tool } from "./live.js";
 
 export const lesson06: Question[] = [
   {
     n: 1,
-    ask: "`npx scout tokens`: which tool's schema costs the most, and is its description or its input_schema the bigger part? (e.g. glob description)",
-    hint: "The first table's +N column is each schema's cost; the second table splits it into description and input_schema.",
-    judge: isList(async () => {
-      const costs = await measureSchemaCosts(estimateCounter, "estimate", DEFAULT_MODEL);
-      const top = costs.tools.reduce((a, b) => (b.marginal > a.marginal ? b : a));
-      const parts = costs.parts.find((p) => p.name === top.name)!;
-      return [top.name, parts.description.tokens >= parts.input_schema.tokens ? "description" : "input_schema"];
-    }, true),
+    ask: 'ask "where is MAX_SLUG_LENGTH defined?": how many read_file calls does the offline model ask for, in one message? (a number)',
+    hint: "Look at the tool lines after [3] in the step log. rankDefinitions and the `alike` test in nextMove (src/models/offline/policy.ts) decide how many windows.",
+    judge: isNumber(
+      async () => (await ask("where is MAX_SLUG_LENGTH defined?")).calls.filter((c) => c.name === "read_file").length,
+    ),
   },
   {
     n: 2,
-    ask: 'add a fifth tool to makeTools in src/tools/index.ts: name "noop", description "Does nothing.", no arguments. Its marginal cost in `npx scout tokens`? (then remove it)',
-    hint: 'Its schema is {type: "object", properties: {}, required: [], additionalProperties: false}; makeTools adds the budget sentence to every description. Rebuild (npm run build) before scout tokens.',
+    ask: 'predict, then check: for "where is make_slug defined?", which lines does the read_file window show? (first-last, e.g. 3-17)',
+    hint: "The hit is on line 12 (grep said so). READ_WINDOW and LINES_BEFORE_HIT in src/models/offline/policy.ts place the window, and a file has only so many lines.",
     judge: async (answer) => {
-      const noop = {
-        name: "noop",
-        description: `Does nothing. ${BUDGET_NOTE}`,
-        input_schema: { type: "object" as const, properties: {}, required: [], additionalProperties: false as const },
+      const window = async () => {
+        const read = (await ask("where is make_slug defined?")).calls.find((c) => c.name === "read_file");
+        return (
+          /lines (\d+)-(\d+)/
+            .exec(read?.result.summary ?? "")
+            ?.slice(1, 3)
+            .join("-") ?? "(no window)"
+        );
       };
-      const marginal = (await requestCost([...toolSchemas(), noop])) - (await requestCost(toolSchemas()));
-      const written = Number(/\d+/.exec(answer)?.[0]);
-      // Key order in a hand-written schema can move the estimate by a token or two.
-      return Math.abs(written - marginal) <= 2 ? null : `"${answer}" is not it`;
+      const range = /(\d+)\s*(?:-|–|to)\s*(\d+)/.exec(answer); // "8-21", "lines 8 to 21"
+      return range ? isText(window)(`${range[1]}-${range[2]}`) : `"${answer}" is not a range like 3-17`;
     },
   },
   {
     n: 3,
-    ask: "`npx scout tokens --model claude-opus-4-7 --offline`: how many tokens is the hidden tool-use prompt it adds?",
-    hint: "It is its own row under the baseline; the footnote says where the figure comes from.",
-    judge: isNumber(async () => toolPromptTokens("claude-opus-4-7") ?? -1),
+    ask: 'how many lines does grep return for the bare name make_slug, and how many for the pattern the offline model uses for "who calls make_slug?"? (two numbers, bare name first)',
+    hint: 'Run npx scout tool grep \'{"pattern":"make_slug"}\', then ask the question and read the pattern on the [2] line.',
+    judge: isList(async () => {
+      const bare = parseHits((await tool("grep", { pattern: "make_slug" })).content).length;
+      const calls = (await ask("who calls make_slug?")).calls.find((c) => c.name === "grep");
+      return [String(bare), String(parseHits(calls?.result.content ?? "").length)];
+    }, true),
   },
 ];

@@ -1,43 +1,53 @@
-// Lesson 9's graded questions: how a design knob meets the policy (cap=10, line-numbers=off), and which expected locations move with the code.
-import fs from "node:fs";
-import path from "node:path";
-import { makeTools } from "../../src/tools/index.js";
-import { DEFAULT_DESIGN, type ToolDesign } from "../../src/tools/tool.js";
-import { isText, type Question } from "./answers.js";
-import { ask, firstCitation, inSampleCopy } from "./live.js";
+// Lesson 9's graded questions: the most expensive schema and why, the fixed cost of any tool, the hidden prompt.
+import { DEFAULT_MODEL } from "../../src/models/claude.js";
+import { SYSTEM_PROMPT } from "../../src/prompt.js";
+import { scaledEstimateCounter, toolPromptTokens } from "../../src/tokens/model-sizes.js";
+import { FIXED_QUESTION, measureSchemaCosts } from "../../src/tokens/schema-costs.js";
+import { toolSchemas } from "../../src/tools/index.js";
+import { BUDGET_NOTE } from "../../src/tools/tool.js";
+import { isList, isNumber, type Question } from "./answers.js";
 
-/** "where is make_slug defined?" asked with the tools a lab variant makes. */
-const withDesign = (change: Partial<ToolDesign>) =>
-  ask("where is make_slug defined?", { tools: makeTools({ ...DEFAULT_DESIGN, ...change }) });
+/** What one request costs offline (estimated, as that model's tokenizer counts) on `scout tokens`'s default model. */
+const requestCost = (tools: ReturnType<typeof toolSchemas>) =>
+  scaledEstimateCounter({
+    model: DEFAULT_MODEL,
+    system: SYSTEM_PROMPT,
+    messages: [{ role: "user", content: FIXED_QUESTION }],
+    tools,
+  });
 
 export const lesson09: Question[] = [
   {
     n: 1,
-    ask: "the cap=10 run's read_file call for make-slug-defined asks for more lines than the cap: which argument is over its maximum, and taken as the cap? (its name)",
-    hint: "npx scout lab lessons/questions/sample-project.json --variant cap=10 --verbose shows read_file's last line, (arguments taken as meant: …); compare READ_WINDOW in src/models/offline/policy.ts with the cap.",
-    judge: isText(async () => {
-      const eased = (await withDesign({ cap: 10 })).calls.find((call) =>
-        call.result.content.includes("taken as meant"),
-      );
-      return /taken as meant: (\w+)/.exec(eased?.result.content ?? "")?.[1] ?? "(none)";
-    }),
+    ask: "`npx scout tokens`: which tool's schema costs the most, and is its description or its input_schema the bigger part? (e.g. glob description)",
+    hint: "The first table's +N column is each schema's cost; the second table splits it into description and input_schema.",
+    judge: isList(async () => {
+      const costs = await measureSchemaCosts(scaledEstimateCounter, "estimate", DEFAULT_MODEL);
+      const top = costs.tools.reduce((a, b) => (b.marginal > a.marginal ? b : a));
+      const parts = costs.parts.find((p) => p.name === top.name)!;
+      return [top.name, parts.description.tokens >= parts.input_schema.tokens ? "description" : "input_schema"];
+    }, true),
   },
   {
     n: 2,
-    ask: "with line-numbers=off, which path:line does the offline model cite for make_slug's definition? (or none)",
-    hint: "Run the lab with --variant line-numbers=off --verbose. The offline model takes the line from grep's hit, then quotes read_file's window: which of the two changed?",
-    judge: isText(async () => firstCitation((await withDesign({ lineNumbers: false })).result.text) || "none"),
+    ask: 'add a fifth tool to makeTools in src/tools/index.ts: name "noop", description "Does nothing.", no arguments. Its marginal cost in `npx scout tokens`? (then remove it)',
+    hint: 'Its schema is {type: "object", properties: {}, required: [], additionalProperties: false}; makeTools adds the budget sentence to every description. Rebuild (npm run build) before scout tokens.',
+    judge: async (answer) => {
+      const noop = {
+        name: "noop",
+        description: `Does nothing. ${BUDGET_NOTE}`,
+        input_schema: { type: "object" as const, properties: {}, required: [], additionalProperties: false as const },
+      };
+      const marginal = (await requestCost([...toolSchemas(), noop])) - (await requestCost(toolSchemas()));
+      const written = Number(/\d+/.exec(answer)?.[0]);
+      // Key order in a hand-written schema can move the estimate by a token or two.
+      return Math.abs(written - marginal) <= 2 ? null : `"${answer}" is not it`;
+    },
   },
   {
     n: 3,
-    ask: "add a blank line at the top of src/shortly/slugs.py: where is make_slug defined now? (path:line; then undo it and run node lessons/pin-mtimes.mjs)",
-    hint: "Ask Scout again after the edit. A question set's expected path:line is tied to the code: this is why a set needs updating when the code moves.",
-    judge: isText(() =>
-      inSampleCopy(async (root) => {
-        const file = path.join(root, "src/shortly/slugs.py");
-        fs.writeFileSync(file, `\n${fs.readFileSync(file, "utf8")}`);
-        return firstCitation((await ask("where is make_slug defined?", { root })).result.text);
-      }),
-    ),
+    ask: "`npx scout tokens --model claude-opus-4-7 --offline`: how many tokens is the hidden tool-use prompt it adds?",
+    hint: "It is its own row under the baseline; the footnote says where the figure comes from.",
+    judge: isNumber(async () => toolPromptTokens("claude-opus-4-7") ?? -1),
   },
 ];

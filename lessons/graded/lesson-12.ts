@@ -1,123 +1,86 @@
-// Lesson 12's graded questions: a question the offline model gets wrong, an answer the grader wrongly passes, a pattern that grades a list.
-import fs from "node:fs";
-import path from "node:path";
-import { grade, type LabQuestion } from "../../src/lab/questions.js";
-import { loadQuestionSet, QuestionSetError } from "../../src/lab/question-set.js";
-import { definitionTier } from "../../src/models/offline/definitions.js";
-import { jsonInput, type Question, stoppable } from "./answers.js";
-import { ask, inScratch, REPO_ROOT } from "./live.js";
+// Lesson 12's graded questions, on the wire: a reply that asks for two tools at once, and what share of a request the tool schemas are.
+import { type Block, reply, startApiServer, text } from "../../test/api-server.js";
+import type { Question } from "./answers.js";
+import { cliWithApi } from "./live.js";
 
-/** The SDK's sources, as lessons/questions/sdk-source.json asks about them. */
-const SDK_SET = path.join(REPO_ROOT, "lessons", "questions", "sdk-source.json");
-/** The one kind of question exercise 1 takes: its expected line can then be checked against the name asked about. */
-const WHERE_DEFINED = /^where is (.+?) defined\??$/i;
-/** Words around a name in "Where is the create method of Messages defined?" that are not names. */
-const NOT_NAMES = new Set(["the", "a", "an", "of", "in", "on", "method", "function", "class", "type", "interface"]);
+const QUESTION = "where is make_slug defined?";
 
-/**
- * The learner's question as `scout lab` loads it from a set of its own, in the SDK's sources (`sdk`), or why it
- * is refused. The load is stopped after a second: a "path:/regex/" location is the learner's regex.
- */
-async function loadOne(question: Record<string, unknown>, sdk: string): Promise<LabQuestion | string> {
-  return inScratch(async (scratch) => {
-    const file = path.join(scratch, "one.json");
-    fs.writeFileSync(file, JSON.stringify({ workspace: sdk, questions: [question] }));
-    try {
-      const loaded = stoppable(() => loadQuestionSet(file).questions[0]);
-      return "tooSlow" in loaded ? loaded.tooSlow : loaded;
-    } catch (error) {
-      if (error instanceof QuestionSetError) return `scout lab refuses it: ${error.message.replace(`${file}: `, "")}`;
-      throw error;
-    }
-  });
+/** Scout (the real CLI, the real SDK) asks QUESTION of a stand-in API that gives `replies`; returns what it was sent. */
+async function onTheWire(...replies: Block[][]) {
+  const api = await startApiServer();
+  try {
+    api.script(...replies.map((content) => reply(content)));
+    const scout = await cliWithApi(["-p", QUESTION], api.url);
+    return { scout, bodies: api.requests.map((request) => request.body as Record<string, unknown>) };
+  } finally {
+    await api.close();
+  }
 }
 
-/** Why an expected location is not a fair one (its line must define a name the question asks about), or null. */
-function unfairLocation(location: string, names: string[], root: string): string | null {
-  const [file, line] = [location.slice(0, location.lastIndexOf(":")), Number(location.split(":").pop())];
-  const text = fs.readFileSync(path.join(root, file), "utf8").split("\n")[line - 1] ?? "";
-  if (names.some((name) => definitionTier(text, name) !== null)) return null;
-  return `${location} ("${text.trim().slice(0, 60)}") does not define ${names.join(" or ")}: a wrong expectation makes any answer wrong`;
+/** What is wrong with one block of a reply, or null: the stand-in streams text and tool_use blocks, as the API does. */
+function blockProblem(block: unknown, index: number): string | null {
+  const b = (block ?? {}) as Record<string, unknown>;
+  const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isObject(block)) return `block ${index + 1} is not an object`;
+  if (b.type === "text") return typeof b.text === "string" ? null : `block ${index + 1}: a text block needs "text"`;
+  if (b.type !== "tool_use") return `block ${index + 1}: "type" is "text" or "tool_use", not ${JSON.stringify(b.type)}`;
+  for (const field of ["id", "name"])
+    if (typeof b[field] !== "string") return `block ${index + 1}: a tool_use block needs "${field}", a string`;
+  if (!/^[\w-]{1,64}$/.test(b.id as string)) return `block ${index + 1}: an id is 1 to 64 letters, digits, _ or -`;
+  return isObject(b.input) ? null : `block ${index + 1}: a tool_use block needs "input", an object`;
 }
 
-/** The offline model's answer to the sample project's "Which test files are there?": its heading, and one line per file. */
-async function testFilesAnswer(): Promise<{ answer: string; heading: string; files: string[] }> {
-  const answer = (await ask("Which test files are there?")).result.text;
-  const [heading, ...rest] = answer.split("\n");
-  return { answer, heading, files: rest.filter((line) => line.startsWith("- ")) };
-}
-
-/** Answers that leave at least one test file out: each file alone, in the model's list and in a sentence, and each left out. */
-function incompleteAnswers(heading: string, files: string[]): string[] {
-  const alone = files.flatMap((file) => [`${heading}\n${file}`, `The only test file is ${file.slice(2)}.`]);
-  const leftOut = files.map((_, i) => [heading, ...files.filter((_, j) => j !== i)].join("\n"));
-  return [...alone, ...leftOut];
-}
+type WireBlock = { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown };
 
 export const lesson12: Question[] = [
   {
     n: 1,
-    ask: 'write a "Where is … defined?" question about the SDK\'s sources that the offline model answers wrongly, as one line of a set\'s JSON ({"id": …, "question": …, "expect": {"locations": [the right line]}})',
-    hint: "Try questions with npx scout -p in node_modules/@anthropic-ai/sdk/src first. The expected location must be the line that really defines the name: path:line, or path:/regex/ as in lessons/questions/sdk-source.json.",
+    ask: 'write the first reply\'s content, as proxy-demo.ts scripts it but in JSON (an array of blocks), so that Scout runs two tools in one step: grep for "def make_slug" and glob for "**/*.py"',
+    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in test/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
     judge: async (answer) => {
-      const input = jsonInput(answer);
-      if (typeof input === "string") return input;
-      const root = loadQuestionSet(SDK_SET).workspace;
-      const question = await loadOne(input, root);
-      if (typeof question === "string") return question;
-      const asked = WHERE_DEFINED.exec(question.question.trim())?.[1];
-      if (!asked) return 'the question must be "Where is NAME defined?": its expected line is checked against NAME';
-      if (!question.expect.locations || question.expect.pattern !== undefined)
-        return 'give "expect": {"locations": […]} and no pattern: a pattern no answer matches would make any answer wrong';
-      const names = (asked.match(/[A-Za-z_$][\w$]*/g) ?? []).filter((word) => !NOT_NAMES.has(word.toLowerCase()));
-      // One right line is enough: a right answer cites any one of them, so more lines only make failing harder.
-      const unfair = question.expect.locations.map((location) => unfairLocation(location, names, root));
-      if (unfair.every((why) => why !== null)) return unfair[0];
-      const turn = await ask(question.question, { root });
-      const verdict = grade(turn.result.text, question.expect);
-      return verdict.right ? `the offline model answers it right (it cites ${verdict.cited[0] ?? "nothing"})` : null;
+      let blocks: unknown;
+      try {
+        blocks = JSON.parse(answer);
+      } catch (error) {
+        return `not valid JSON (${(error as Error).message})`;
+      }
+      if (!Array.isArray(blocks)) return "not a JSON array of blocks";
+      const malformed = blocks.map(blockProblem).find((problem) => problem !== null);
+      if (malformed) return malformed;
+      const ids = (blocks as Block[]).flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+      const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (repeated)
+        return `two tool_use blocks have the id ${repeated}: each result names its call by id, so the API refuses that`;
+      const { scout, bodies } = await onTheWire(blocks as Block[], [text("make_slug is in src/shortly/slugs.py.")]);
+      if (bodies.length < 2 && scout.status !== 0)
+        return `Scout stopped after ${bodies.length} request(s): ${scout.stderr.trim().split("\n").pop()}`;
+      if (bodies.length < 2) return "the first reply asked for no tool, so Scout answered after one request";
+      const messages = bodies[1].messages as { role: string; content: WireBlock[] }[];
+      const results = messages.at(-1)?.content.filter((b) => b.type === "tool_result") ?? [];
+      if (results.length !== 2) return `the second request answers ${results.length} tool call(s), not 2`;
+      const failed = results.find((r) => r.is_error);
+      if (failed)
+        return `tool_result ${failed.tool_use_id} is an error: ${JSON.stringify(failed.content).slice(0, 100)}`;
+      const calls = (messages.at(-2)?.content ?? []) as { type: string; name?: string; input?: { pattern?: string } }[];
+      const asked = calls.filter((b) => b.type === "tool_use").map((b) => `${b.name} ${b.input?.pattern}`);
+      const want = ["grep def make_slug", "glob **/*.py"];
+      return want.every((call) => asked.includes(call))
+        ? null
+        : `Scout ran ${asked.join(" and ")}, not ${want.join(" and ")}`;
     },
   },
   {
     n: 2,
-    ask: 'write an answer that says "APIError is not defined" (or never, nowhere), yet grade() marks right against the apierror-defined question',
-    hint: "grade in src/lab/questions.ts looks for a cited path:line among the expected ones; it does not read the words around it. The expected location is in lessons/questions/sdk-source.json.",
+    ask: "in the demo's first request (npm run proxy-demo, with full: true), what share of the JSON body is the tools array? (a percentage, to the nearest whole one)",
+    hint: "Save the body --full prints to a file and measure both with node: JSON.stringify(body.tools).length against JSON.stringify(body).length. Lesson 9 counts the same schemas in tokens.",
     judge: async (answer) => {
-      const said = answer.replace(/\bisn't\b/gi, "is not");
-      if (!/\bAPIError is (not|never|nowhere) defined\b/i.test(said))
-        return 'the answer must say "APIError is not defined"';
-      if (/\bis defined\b/i.test(said)) return 'the answer also says "is defined": it must only deny it';
-      const question = loadQuestionSet(SDK_SET).questions.find((q) => q.id === "apierror-defined");
-      if (!question) return "the check itself failed: apierror-defined is not in lessons/questions/sdk-source.json";
-      return grade(answer, question.expect).right
-        ? null
-        : "grade marks it wrong: it cites no location the question expects";
-    },
-  },
-  {
-    n: 3,
-    ask: "for the sample project's \"Which test files are there?\", write a pattern (the regex itself: single backslashes, no quotes or slashes) that passes the offline model's answer and fails every answer that leaves a test file out",
-    hint: "Ask npx scout -p 'Which test files are there?' in lessons/sample-project. A pattern has to hold for every file at once: a lookahead, (?=[\\s\\S]*name), checks one name anywhere in the answer.",
-    judge: async (answer) => {
-      if (/^(["'/]).*\1$/.test(answer)) return "write the regex itself, without quotes or slashes around it";
-      if (answer.includes("\\\\"))
-        return "write single backslashes: \\\\ is how JSON writes one, and a regex reads two";
-      try {
-        new RegExp(answer);
-      } catch (error) {
-        return `not a regular expression (${(error as Error).message})`;
-      }
-      const { answer: offline, heading, files } = await testFilesAnswer();
-      const passes = (text: string) => stoppable(() => grade(text, { pattern: answer }).right);
-      const whole = passes(offline);
-      if (typeof whole !== "boolean") return whole.tooSlow;
-      if (!whole) return "it fails the offline model's own (right) answer";
-      for (const incomplete of incompleteAnswers(heading, files)) {
-        const verdict = passes(incomplete);
-        if (typeof verdict !== "boolean") return verdict.tooSlow;
-        if (verdict) return `it passes an answer that leaves a file out: ${JSON.stringify(incomplete)}`;
-      }
-      return null;
+      const written = /\d+(\.\d+)?/.exec(answer)?.[0];
+      if (written === undefined) return `"${answer}" holds no number`;
+      const { bodies } = await onTheWire([text("It is in src/shortly/slugs.py.")]);
+      const [body] = bodies;
+      const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
+      // Within 3 points: measured on pretty-printed JSON (as --full prints it) the share is about 2 points lower.
+      return Math.abs(Number(written) - share) <= 3 ? null : `${written} % is not it`;
     },
   },
 ];

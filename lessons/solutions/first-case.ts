@@ -1,4 +1,4 @@
-// One solution to lesson 14's test-first exercise: a case that wrong outline tools fail and a finished one passes.
+// One solution to lesson 15's test-first exercise: a case that wrong outline tools fail and a finished one passes.
 //
 // Check it with: npm run check -- first-case lessons/solutions/first-case.ts
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// One solution to lessons/build/list_files.ts (lesson 11): list_files in about fifty lines.
+// One solution to lessons/build/list_files.ts (lesson 7): list_files in about fifty lines.
 //
 // Scout's own src/tools/list_files.ts does more (nanosecond mtimes, symlinks
 // marked "@", FIFOs counted, designs for `scout lab`); npm test checks that

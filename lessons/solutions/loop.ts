@@ -1,15 +1,15 @@
-// One solution to lessons/build/loop.ts (lesson 10): the whole loop, in the order the cases ask for it.
+// One solution to lessons/build/loop.ts (lesson 2): the whole loop, in the order the cases ask for it.
 //
 // Compare it with runTurn in src/agent.ts: the same steps, without the comments
 // that explain Scout's choices. npm test checks that it passes every case.
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, MessageParam, TurnOptions, TurnResult, Usage } from "../../src/agent.js";
-import { DEFAULT_MAX_STEPS } from "../../src/agent.js";
+import { DEFAULT_MAX_STEPS, SKIPPED, TurnQuit } from "../../src/agent.js";
 import { SYSTEM_PROMPT } from "../../src/prompt.js";
 import { runTool, toolSchemas, tools as scoutTools } from "../../src/tools/index.js";
 
 export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
-  const { model, workspace, tools = scoutTools, maxSteps = DEFAULT_MAX_STEPS, signal, onText } = options;
+  const { model, workspace, tools = scoutTools, maxSteps = DEFAULT_MAX_STEPS, signal, onText, pause } = options;
   const onStep = options.onStep ?? (() => {});
   const turnStart = history.length;
   const turn: TurnResult = {
@@ -24,11 +24,19 @@ export async function runTurn(question: string, history: MessageParam[], options
     for (;;) {
       if (turn.modelCalls === maxSteps) {
         turn.stopReason = "step_cap";
-        turn.text = `(Stopped after ${maxSteps} model calls without an answer.)`;
+        const calls = `${maxSteps} model call${maxSteps === 1 ? "" : "s"}`;
+        turn.text = `(Stopped after ${calls} without an answer. Ask again, more narrowly, or raise --max-steps.)`;
         history.push({ role: "assistant", content: turn.text });
         break;
       }
       const step = ++turn.modelCalls;
+      const decision = {
+        type: "model",
+        step,
+        messages: history.length,
+        inputTokensSoFar: turn.usage.input_tokens,
+      } as const;
+      if (pause?.(decision) === "quit") throw new TurnQuit();
       const started = Date.now();
       const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
       onStep({ type: "model_start", step, request: { ...request, messages: [...history] } });
@@ -58,10 +66,15 @@ export async function runTurn(question: string, history: MessageParam[], options
 
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
+        signal?.throwIfAborted();
+        const verdict = pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run";
+        if (verdict === "quit") throw new TurnQuit();
         onStep({ type: "tool_start", step, name: call.name });
         const toolStarted = Date.now();
-        const result = await runTool(call.name, call.input, { workspace, signal }, tools);
-        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms: Date.now() - toolStarted });
+        const skipped = verdict === "skip";
+        const result = skipped ? SKIPPED : await runTool(call.name, call.input, { workspace, signal }, tools);
+        const ms = Date.now() - toolStarted;
+        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms, skipped });
         turn.toolCalls.push(call.name);
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
       }

@@ -1,4 +1,4 @@
-// One solution to lessons/build/model.ts (lesson 11): the Messages API with plain fetch, no SDK, no streaming.
+// One solution to lessons/build/model.ts (lesson 7): the Messages API with plain fetch, no SDK, no streaming.
 //
 // What it leaves out, and Scout's SDK-based adapter has: streaming (text
 // appears as it is written), retries with backoff on 429, 529 and 5xx, and

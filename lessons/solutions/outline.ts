@@ -1,4 +1,4 @@
-// One solution to lesson 8's outline tool: the definitions in one file, with their line numbers.
+// One solution to lesson 14's outline tool: the definitions in one file, with their line numbers.
 //
 // `npm run check -- outline lessons/solutions/outline.ts` passes every case
 // of test/cases/outline.ts. To give it to the model, add makeOutline(design)

@@ -1,4 +1,4 @@
-// One solution to lesson 13's permission rule: a denied tool keeps its schema, and its run refuses.
+// One solution to lesson 12's permission rule: a denied tool keeps its schema, and its run refuses.
 //
 // Check it with: npm run check -- permissions lessons/solutions/permissions.ts
 import { fail, type Tool } from "../../src/tools/tool.js";

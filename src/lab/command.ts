@@ -1,4 +1,4 @@
-// `scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE]
+// `scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--concurrency N] [--json | --csv] [--differs] [--html FILE]
 // [--cwd DIR]`: runs a question set once per tool design and reports what each design cost and answered.
 //
 // Exit status: 0 done, 1 when a run failed (an API error, an unwritable
@@ -11,20 +11,25 @@ import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredenti
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
 import { checkBaseUrl } from "../options.js";
 import { PersonFileError, writePersonFile } from "../person-file.js";
-import { estimateCounter } from "../tokens/count.js";
+import { SYSTEM_PROMPT } from "../prompt.js";
+import { estimateCounter, estimateTokens } from "../tokens/count.js";
+import { hiddenPromptTokens } from "../tokens/model-sizes.js";
 import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
 import { buildReport, countSchemaTokens } from "./report.js";
-import { type Progress, runExperiment } from "./runner.js";
+import { MAX_CONCURRENT_QUESTIONS, type Progress, runExperiment } from "./runner.js";
 import { escapePath } from "../escape.js";
+import { formatCsv } from "./csv.js";
 import { formatReport } from "./table.js";
 import { KNOWN_KNOBS, parseVariants } from "./variants.js";
 
 /** Most runs of each question per variant (--runs). */
 export const MAX_RUNS = 20;
+/** Most questions in flight at once (--concurrency): more only meets the API's rate limits sooner. */
+export const MAX_CONCURRENCY = 16;
 
-export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline | --model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
+export const LAB_USAGE = `Usage: scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE] [--cwd DIR]
 
 Runs every question of the set in a fresh conversation, with Scout's own tools (the
 baseline) and then with each variant, and reports right answers and tokens side by side.
@@ -32,9 +37,14 @@ baseline) and then with each variant, and reports right answers and tokens side 
   --variant SPEC   a tool design: knobs joined by commas, e.g. "cap=50,descriptions=concise";
                    knobs: ${KNOWN_KNOBS}
   --offline        the offline teaching model (the default without a key; deterministic)
-  --model NAME     a Claude model (needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)
-  --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1), to see the spread
+  --model NAME     a Claude model; offline, the one the estimates stand for (its hidden prompt and prices),
+                   as in the REPL (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
+  --runs N         ask each question N times per variant (1–${MAX_RUNS}, default 1): mean, standard deviation,
+                   range, and the paired difference from the baseline with its 95% interval
+  --concurrency N  questions in flight at once (1–${MAX_CONCURRENCY}, default ${MAX_CONCURRENT_QUESTIONS})
   --json           print the report as one JSON document instead of the table
+  --csv            print one CSV row per variant, question and run instead of the table
+  --differs        in the table, list only the questions whose verdict differs between variants
   --html FILE      also write the report as one self-contained HTML page with charts
   --cwd DIR        the workspace, instead of the one the set names`;
 
@@ -60,18 +70,18 @@ export async function labCommand(argv: string[]): Promise<number> {
         ? `one question set at a time, got ${positionals.length}`
         : "which question set? give a QUESTIONS.json file",
     );
+  if (values.json && values.csv) return usageError("--json and --csv exclude each other");
+  const concurrency = Number(values.concurrency ?? MAX_CONCURRENT_QUESTIONS);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    return usageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${values.concurrency}"`);
   // Decimal digits only: Number() would also take "1e1", "0x2" and " 2".
   const runs = values.runs === undefined ? 1 : /^[0-9]{1,3}$/.test(values.runs) ? Number(values.runs) : Number.NaN;
   if (!(runs >= 1 && runs <= MAX_RUNS))
     return usageError(
       `--runs must be a whole number from 1 to ${MAX_RUNS} in decimal digits, got ${JSON.stringify(values.runs?.slice(0, 40))}`,
     );
-  if (values.offline && values.model) return usageError("--offline and --model exclude each other");
-  if (values.model && !hasCredentials())
-    return usageError(
-      `--model ${values.model} needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; without a key, use --offline`,
-    );
-  if (values.model) {
+  // Offline, --model names the model the estimates stand for; only a run with Claude needs a sound base URL.
+  if (values.model && !values.offline && hasCredentials()) {
     try {
       checkBaseUrl();
     } catch (error) {
@@ -100,6 +110,9 @@ export async function labCommand(argv: string[]): Promise<number> {
 
   const offline = values.offline || !hasCredentials();
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
+  // Offline figures stand for the Claude model Scout would use: its hidden tool-use prompt is added to each call.
+  const estimatesFor = offline ? (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
+  const hiddenPrompt = estimatesFor === undefined ? 0 : hiddenPromptTokens(estimatesFor, 1);
   const progress = progressLine();
   let toldUsage = false; // once for the whole lab, though each run has its own model
   const usageNotice = (text: string) => {
@@ -114,7 +127,12 @@ export async function labCommand(argv: string[]): Promise<number> {
         });
   let schemaTokens: number[];
   try {
-    schemaTokens = await countSchemaTokens(variants, offline ? estimateCounter : exactCounter(), modelName);
+    schemaTokens = await countSchemaTokens(
+      variants,
+      offline ? estimateCounter : exactCounter(),
+      modelName,
+      estimatesFor,
+    );
   } catch (error) {
     console.error(`scout lab: counting the schemas: ${await describeApiError(error)}`); // escaped, credentials cut
     return 1;
@@ -123,6 +141,8 @@ export async function labCommand(argv: string[]): Promise<number> {
     set,
     variants,
     runs,
+    concurrency,
+    hiddenPrompt,
     makeModel,
     describeError: describeApiError,
     onProgress: progress.update,
@@ -137,8 +157,12 @@ export async function labCommand(argv: string[]): Promise<number> {
     model: modelName,
     offline,
     runs,
+    estimatesFor,
+    // Offline, what the system breakpoint would cache: the tools with their hidden prompt, and the system prompt.
+    stablePrefix: schemaTokens.map((tokens) => tokens + estimateTokens(SYSTEM_PROMPT)),
   });
-  console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (values.csv) process.stdout.write(formatCsv(report));
+  else console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report, { differs: values.differs }));
   if (values.html !== undefined) {
     try {
       writePersonFile(values.html, renderHtml(report), { option: "--html" }); // never a FIFO or a device
@@ -161,7 +185,10 @@ function parse(argv: string[]) {
       offline: { type: "boolean" },
       model: { type: "string" },
       runs: { type: "string" },
+      concurrency: { type: "string" },
       json: { type: "boolean" },
+      csv: { type: "boolean" },
+      differs: { type: "boolean" },
       html: { type: "string" },
       cwd: { type: "string" },
       help: { type: "boolean", short: "h" },

@@ -5,18 +5,18 @@
 // set (makeTools) and the runner only listens to its step events.
 import { type Model, runTurn } from "../agent.js";
 import { estimateTokens } from "../tokens/count.js";
-import { makeTools } from "../tools/index.js";
+import type { makeTools } from "../tools/index.js";
 import { Workspace } from "../workspace/workspace.js";
 import type { QuestionSet } from "./question-set.js";
 import { grade } from "./questions.js";
-import type { Variant } from "./variants.js";
+import { toolsOf, type Variant } from "./variants.js";
 
 /** Questions in flight at once: enough to keep a model busy, few enough not to hit rate limits at once. */
 export const MAX_CONCURRENT_QUESTIONS = 4;
 
 /** One step of a run: a model call with the usage it reported, or a tool call with the size of its result. */
 export type Step =
-  | { kind: "model"; inputTokens: number; outputTokens: number }
+  | { kind: "model"; inputTokens: number; outputTokens: number; cacheRead?: number; cacheWrite?: number }
   | { kind: "tool"; name: string; resultTokens: number; isError: boolean };
 
 /** One question answered once by one variant. */
@@ -48,6 +48,12 @@ export interface ExperimentOptions {
   makeModel: () => Model;
   concurrency?: number;
   maxSteps?: number;
+  /**
+   * Tokens to add to each model call's input: offline, the hidden tool-use prompt the API would add to every
+   * request that carries tools (src/tokens/model-sizes.ts), which the offline model's estimate cannot see.
+   * 0 (the default) with Claude, whose usage already holds it.
+   */
+  hiddenPrompt?: number;
   describeError?: (error: unknown) => Promise<string>;
   /** Told when a variant's first question starts (in order), and after each question. */
   onProgress?: (event: Progress) => void;
@@ -64,7 +70,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<RunReco
   const jobs: { v: number; q: number; r: number }[] = [];
   for (let v = 0; v < variants.length; v++)
     for (let q = 0; q < set.questions.length; q++) for (let r = 0; r < runs; r++) jobs.push({ v, q, r });
-  const toolSets = variants.map((variant) => makeTools(variant.design));
+  const toolSets = variants.map(toolsOf);
   const workspace = new Workspace(set.workspace);
 
   let next = 0;
@@ -116,8 +122,18 @@ async function askOnce(
       onStep(event) {
         if (event.type === "model") {
           const { input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens } = event.usage;
-          const input = input_tokens + (cache_read_input_tokens ?? 0) + (cache_creation_input_tokens ?? 0);
-          record.steps.push({ kind: "model", inputTokens: input, outputTokens: output_tokens });
+          const input =
+            input_tokens +
+            (cache_read_input_tokens ?? 0) +
+            (cache_creation_input_tokens ?? 0) +
+            (options.hiddenPrompt ?? 0);
+          record.steps.push({
+            kind: "model",
+            inputTokens: input,
+            outputTokens: output_tokens,
+            ...(cache_read_input_tokens ? { cacheRead: cache_read_input_tokens } : {}),
+            ...(cache_creation_input_tokens ? { cacheWrite: cache_creation_input_tokens } : {}),
+          });
           record.modelCalls++;
           record.inputTokens += input;
           record.outputTokens += output_tokens;

@@ -3,7 +3,9 @@
 // Each knob is a real parameter of the tools (see ToolDesign in
 // src/tools/tool.ts); a variant changes only the knobs it names and keeps
 // Scout's own values for the rest.
-import { DEFAULT_DESIGN, type ToolDesign } from "../tools/tool.js";
+import fs from "node:fs";
+import { makeTools, toolNames } from "../tools/index.js";
+import { BUDGET_NOTE, DEFAULT_DESIGN, type Tool, type ToolDesign } from "../tools/tool.js";
 
 /** The smallest and largest result cap a variant may ask for. */
 export const MIN_CAP = 10;
@@ -15,12 +17,59 @@ export interface Variant {
   /** "baseline", or the knobs as given ("cap=50,descriptions=concise"). */
   name: string;
   design: ToolDesign;
+  /** `descriptions=FILE.json`: your own wording for some tools, by name (the rest keep the design's). */
+  descriptions?: Record<string, string>;
+}
+
+/** Largest descriptions file read, and longest description in it. */
+export const MAX_DESCRIPTIONS_BYTES = 64 * 1024;
+export const MAX_DESCRIPTION_CHARS = 4000;
+
+/** The variant's tools: its design's, with its own descriptions where it has them (the budget sentence kept). */
+export function toolsOf(variant: Variant): Tool[] {
+  return makeTools(variant.design).map((tool) =>
+    variant.descriptions?.[tool.name] === undefined
+      ? tool
+      : { ...tool, description: `${variant.descriptions[tool.name]} ${BUDGET_NOTE}` },
+  );
+}
+
+/** Reads a descriptions file: a JSON object of tool name → description. A message says what is wrong, or null. */
+function readDescriptions(file: string): Record<string, string> | string {
+  let text: string;
+  try {
+    const size = fs.statSync(file).size;
+    if (size > MAX_DESCRIPTIONS_BYTES) return `${file} is ${size} bytes; at most ${MAX_DESCRIPTIONS_BYTES}`;
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    return `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `${file} is not JSON: ${(error as Error).message}`;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `${file} must be a JSON object of tool name → description, e.g. {"grep": "Search file contents."}`;
+  const names = makeTools().map((tool) => tool.name);
+  for (const [name, description] of Object.entries(value)) {
+    if (!names.includes(name)) return `${file}: unknown tool "${name}"; tools: ${toolNames()}`;
+    if (typeof description !== "string" || !description.trim())
+      return `${file}: the description of ${name} must be a non-empty string`;
+    if (description.length > MAX_DESCRIPTION_CHARS)
+      return `${file}: the description of ${name} is ${description.length} characters; at most ${MAX_DESCRIPTION_CHARS}`;
+  }
+  return value as Record<string, string>;
 }
 
 export const BASELINE: Variant = { name: "baseline", design: DEFAULT_DESIGN };
 
 /** The knobs, each with the values it takes (for messages) and how it sets the design. */
-const KNOBS: Record<string, { values: string; set(design: ToolDesign, value: string): string | null }> = {
+const KNOBS: Record<
+  string,
+  { values: string; set(design: ToolDesign, value: string, variant: Partial<Variant>): string | null }
+> = {
   cap: {
     values: `N (${MIN_CAP}–${MAX_CAP})`,
     set(design, value) {
@@ -32,9 +81,15 @@ const KNOBS: Record<string, { values: string; set(design: ToolDesign, value: str
     },
   },
   descriptions: {
-    values: "concise|full",
-    set(design, value) {
-      if (value !== "concise" && value !== "full") return "descriptions must be concise or full";
+    values: "concise|full|FILE.json",
+    set(design, value, variant) {
+      if (value.endsWith(".json")) {
+        const read = readDescriptions(value);
+        if (typeof read === "string") return read;
+        variant.descriptions = read;
+        return null;
+      }
+      if (value !== "concise" && value !== "full") return "descriptions must be concise, full or a FILE.json";
       design.descriptions = value;
       return null;
     },
@@ -65,6 +120,7 @@ export const KNOWN_KNOBS = Object.entries(KNOBS)
 /** Reads one spec; returns the variant, or a message that names the bad part and lists the known knobs. */
 export function parseVariant(spec: string): Variant | { error: string } {
   const design: ToolDesign = { ...DEFAULT_DESIGN };
+  const extra: Partial<Variant> = {};
   const seen = new Set<string>();
   const parts = spec.split(",").map((part) => part.trim());
   for (const part of parts) {
@@ -75,10 +131,10 @@ export function parseVariant(spec: string): Variant | { error: string } {
     if (!knob) return { error: `--variant "${spec}": unknown knob "${name}"; known knobs: ${KNOWN_KNOBS}` };
     if (seen.has(name)) return { error: `--variant "${spec}": knob "${name}" is given twice` };
     seen.add(name);
-    const problem = knob.set(design, value);
+    const problem = knob.set(design, value, extra);
     if (problem) return { error: `--variant "${spec}": ${problem}, got "${value}"; known knobs: ${KNOWN_KNOBS}` };
   }
-  return { name: parts.join(","), design };
+  return { name: parts.join(","), design, ...extra };
 }
 
 /** The baseline, then each spec in the order given; an error message for the first bad or repeated one. */

@@ -13,7 +13,12 @@ import { withCacheBreakpoints } from "./cache.js";
 import { messageFromEvents } from "./message-events.js";
 import { withoutUrlCredentials } from "./url-credentials.js";
 
-export const DEFAULT_MODEL = "claude-haiku-4-5";
+/**
+ * The cheapest current model in the tables (src/tokens/prices.ts, 2026-12-01): Haiku 5.5, at a tenth of Haiku
+ * 4.5's rates for prompts up to 100,000 tokens, which Scout's questions stay well under. Haiku 4.5 also caches
+ * no prefix under 4,096 tokens, so short sessions and lab questions never cached.
+ */
+export const DEFAULT_MODEL = "claude-haiku-5-5";
 /** Retries of a call answered 408, 409, 429, 529 or 5xx, or that could not reach the API. */
 export const MAX_RETRIES = 2;
 /** The longest wait before a retry, whatever the server's retry-after header asks for. */

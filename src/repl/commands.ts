@@ -11,6 +11,7 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /tools          the tools the model can call
   /tokens         what the tool schemas cost, and what this session has used (tokens and dollars)
   /request        the last request sent to the model, block by block, with the tokens of each
+  /context        where this session's input tokens went: schemas, hidden prompt, history, each tool's results
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
 Ctrl-C or Esc cancels a running turn; Ctrl-C clears the line. Up/Down recall earlier questions.
@@ -39,6 +40,11 @@ export async function runCommand(session: Session, line: string, context: Comman
       print(`(could not count the schemas: ${await session.options.describeError(error)})`);
     }
     print(`\n${session.usage.format(session.choice.estimated)}`);
+  } else if (name === "/context") {
+    const { requests } = session.usage;
+    if (requests.length === 0) return print("(no request yet: ask a question first)");
+    const { formatSplit } = await import("../tokens/token-split.js");
+    print(formatSplit(requests, session.choice.pricing.model));
   } else if (name === "/request") {
     print(await session.describeLastRequest());
   } else if (name === "/model") {

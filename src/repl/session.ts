@@ -2,12 +2,13 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import type { Decision, MessageParam, StepEvent, Usage, Verdict } from "../agent.js";
+import type { Decision, MessageParam, runTurn as RunTurnFn, StepEvent, Usage, Verdict } from "../agent.js";
 import { escapeControl } from "../escape.js";
 import type { StepLog } from "../steplog.js";
 import type { Pricing } from "../tokens/cost.js";
 import { SessionUsage } from "../tokens/session-usage.js";
 import type { Trace } from "../trace.js";
+import type { Tool } from "../tools/tool.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { Model, ModelRequest } from "../agent.js";
 
@@ -37,6 +38,9 @@ export interface SessionOptions {
   maxSteps?: number;
   log: StepLog;
   trace?: Trace;
+  /** A learner's loop and tools instead of Scout's (`scout --loop FILE`, `--tool FILE`: src/learner-code.ts). */
+  runTurn?: typeof RunTurnFn;
+  tools?: Tool[];
 }
 
 /** How a turn ended, for exit statuses: 0 answered, 1 failed, 130 cancelled. */
@@ -114,9 +118,10 @@ export class Session {
     // The loop, and every tool with it, loads with the first question: the prompt does not wait for them.
     const { runTurn, TurnQuit } = await import("../agent.js");
     try {
-      const result = await runTurn(question, this.history, {
+      const result = await (this.options.runTurn ?? runTurn)(question, this.history, {
         model: this.choice.model,
         workspace,
+        tools: this.options.tools,
         maxSteps,
         signal: controller.signal,
         onStep,

@@ -4,7 +4,7 @@ import { escapeControl } from "../escape.js";
 import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { UsageError } from "../options.js";
 import { findTool, toolNames } from "../tools/index.js";
-import { estimateCounter } from "./count.js";
+import { scaledEstimateCounter } from "./model-sizes.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./schema-costs.js";
 import { readTrace } from "./trace-read.js";
 import { whatIf } from "./what-if.js";
@@ -43,7 +43,7 @@ export async function tokensCommand(argv: string[]): Promise<number> {
   let costs: SchemaCosts;
   try {
     costs = await measureSchemaCosts(
-      exact ? exactCounter() : estimateCounter,
+      exact ? exactCounter() : scaledEstimateCounter,
       exact ? "exact" : "estimate",
       modelName,
       values.tool,
@@ -61,7 +61,7 @@ async function traceWhatIf(file: string, other: string | undefined, exact: boole
   const trace = readTrace(file); // a PersonFileError naming --trace when it cannot be read
   try {
     const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
-    const counter = exact ? exactCounter() : estimateCounter;
+    const counter = exact ? exactCounter() : scaledEstimateCounter;
     console.log(await whatIf(trace, { other, fallback, exact, counter, file }));
   } catch (error) {
     console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));

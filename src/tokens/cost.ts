@@ -4,6 +4,7 @@
 // model Scout would use (--model), and says so with "~".
 import type { Usage } from "../agent.js";
 import { formatCount } from "./count.js";
+import { cacheMinimum } from "./model-sizes.js";
 import { dollars, formatDollars, priceOf, totalInput, uncached } from "./prices.js";
 import { escapePath } from "../escape.js";
 
@@ -11,6 +12,8 @@ import { escapePath } from "../escape.js";
 export interface Pricing {
   model: string;
   estimate: boolean;
+  /** The requests carried cache breakpoints (Claude, unless --no-cache): say so when nothing was cached. */
+  cache?: boolean;
 }
 
 /** "$0.0052", "~$0.0052 (estimate, claude-haiku-4-5 prices)", or "price unknown for NAME". */
@@ -29,7 +32,7 @@ export function describeCost(usage: Usage, pricing: Pricing): string {
 export function describeCaching(usage: Usage, pricing: Pricing): string {
   const read = usage.cache_read_input_tokens ?? 0;
   const written = usage.cache_creation_input_tokens ?? 0;
-  if (read === 0 && written === 0) return "";
+  if (read === 0 && written === 0) return pricing.cache ? nothingCached(pricing.model) : "";
   const tokens = `cache: ${formatCount(read)} read, ${formatCount(written)} written`;
   const price = priceOf(pricing.model);
   if (!price) return tokens;
@@ -38,6 +41,15 @@ export function describeCaching(usage: Usage, pricing: Pricing): string {
   return saved >= 0
     ? `${tokens}, saved ${approx}${formatDollars(saved)}`
     : `${tokens}, cost ${approx}${formatDollars(-saved)} more (writes; later reads repay them)`;
+}
+
+/** Why breakpoints cached nothing: the prompts were shorter than the model's minimum (or it is unpublished). */
+export function nothingCached(model: string): string {
+  const minimum = cacheMinimum(model);
+  const name = escapePath(model);
+  return minimum === undefined
+    ? `cache: nothing cached (${name}'s minimum cacheable prompt is unpublished)`
+    : `cache: nothing cached: every prompt was below ${name}'s minimum of ${formatCount(minimum)} tokens`;
 }
 
 /** The input and output tokens of a usage, then (with `pricing`) its cost and what caching did, for one line. */

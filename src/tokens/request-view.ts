@@ -9,8 +9,8 @@
 // row (src/tokens/model-sizes.ts).
 import type { MessageParam, ModelRequest } from "../agent.js";
 import { countBreakpoints, withCacheBreakpoints } from "../models/cache.js";
-import { blockText, type Counter, estimateTokens, formatCount } from "./count.js";
-import { toolPromptTokens } from "./model-sizes.js";
+import { blockText, type Counter, estimateTokens as localTokens, formatCount } from "./count.js";
+import { tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 import { escapePath } from "../escape.js";
 
 /** Texts longer than this (tool results, the system prompt) are shown abbreviated, with their size; tool inputs at twice it. */
@@ -43,7 +43,7 @@ export async function formatRequest(request: ModelRequest | undefined, options: 
   const how =
     options.mode === "exact"
       ? `exact: count_tokens by subtraction, ${exactRequests(request)} requests`
-      : "estimate: local tokenizer, per block";
+      : `estimate: local tokenizer, per block${tokenizerNote(options.model).replace(/^ \((.*)\)$/, ", $1")}`;
   const lines = [
     `The last request to ${escapePath(options.model)} (${how}):`,
     `  system prompt, ${request.tools.length} tools, ${request.messages.length} messages; ${marks ? `${marks} cache breakpoints (◆)` : "no cache breakpoints"}`,
@@ -71,7 +71,9 @@ export async function formatRequest(request: ModelRequest | undefined, options: 
 
 /** Rows offline: each block tokenized on its own, and the hidden tool prompt from the published table. */
 function estimatedRows(request: ModelRequest, model: string): Row[] {
-  const hidden = toolPromptTokens(model);
+  const hidden = request.tools.length ? toolPromptTokens(model) : 0;
+  const ratio = tokenizerRatio(model);
+  const estimateTokens = (text: string) => Math.round(localTokens(text) * ratio);
   const rows: Row[] = [
     { tokens: estimateTokens(request.system), label: "system", text: clip(request.system), breakpoint: true },
     {

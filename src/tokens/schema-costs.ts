@@ -3,7 +3,13 @@
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
 import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
-import { MODEL_SIZES_DATE, TOOL_PROMPT_SOURCE, toolPromptTokens } from "./model-sizes.js";
+import {
+  MODEL_SIZES_DATE,
+  TOOL_PROMPT_SOURCE,
+  tokenizerNote,
+  tokenizerRatio,
+  toolPromptTokens,
+} from "./model-sizes.js";
 import { dollars, formatDollars, PRICES_DATE, priceOf } from "./prices.js";
 import { escapePath } from "../escape.js";
 
@@ -69,7 +75,12 @@ export async function measureSchemaCosts(
   let previous = baseline + offset;
   const tools: SchemaCosts["tools"] = [];
   const parts: SchemaCosts["parts"] = [];
-  const size = (text: string, tokens = estimateTokens(text)): Size => ({ chars: text.length, tokens });
+  // Estimated, each part counts as the model's tokenizer would (the published ratio), as the rows do.
+  const ratio = mode === "estimate" ? tokenizerRatio(model) : 1;
+  const size = (text: string, tokens = Math.round(estimateTokens(text) * ratio)): Size => ({
+    chars: text.length,
+    tokens,
+  });
   for (let i = 0; i < schemas.length; i++) {
     const tool = schemas[i];
     const cumulative = (await counted(schemas.slice(0, i + 1))) + offset;
@@ -96,7 +107,7 @@ export async function measureSchemaCosts(
   }
   return {
     mode,
-    note: mode === "exact" ? EXACT_NOTE : ESTIMATE_NOTE,
+    note: mode === "exact" ? EXACT_NOTE : ESTIMATE_NOTE + tokenizerNote(model),
     model,
     question: FIXED_QUESTION,
     baseline,

@@ -1,6 +1,6 @@
 // What this session has used in tokens and dollars: a tool's results stay in the history, so they cost on
 // every later call; the step log, /tokens and the exit line show it.
-import type { ModelRequest, StepEvent, Usage } from "../agent.js";
+import type { MessageParam, ModelRequest, StepEvent, Usage } from "../agent.js";
 import { describeUsage, type Pricing, sumUsage } from "./cost.js";
 import { estimateTokens, formatCount } from "./count.js";
 import { dollars, formatDollars, priceOf } from "./prices.js";
@@ -18,10 +18,15 @@ export class SessionUsage {
   tools = new Map<string, { calls: number; tokens: number }>();
   /** The last request the loop sent to the model, as the model got it. */
   lastRequest?: ModelRequest;
+  /** The messages of every request this session sent, for /context (where the tokens went). */
+  requests: MessageParam[][] = [];
 
   /** Feed it every step event, with the prices of the model that is answering. */
   record = (event: StepEvent, pricing?: Pricing): void => {
-    if (event.type === "model_start") this.lastRequest = event.request;
+    if (event.type === "model_start") {
+      this.lastRequest = event.request;
+      this.requests.push([...event.request.messages]);
+    }
     if (event.type === "turn") this.turns.push({ usage: { ...event.result.usage }, pricing });
     if (event.type !== "tool") return;
     const tool = this.tools.get(event.name) ?? { calls: 0, tokens: 0 };

@@ -13,10 +13,12 @@ import { SYSTEM_PROMPT } from "../prompt.js";
 import { toolSchemas } from "../tools/index.js";
 import { describeCaching, type Pricing, sumUsage } from "./cost.js";
 import { type Counter, formatCount } from "./count.js";
-import { cacheMinimum, toolPromptTokens } from "./model-sizes.js";
-import { dollars, formatDollars, modelKey, priceOf, totalInput, uncached } from "./prices.js";
+import { cacheMinimum, tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
+import { dollars, dollarsEach, formatDollars, modelKey, priceOf, retiredNote, totalInput, uncached } from "./prices.js";
+import { formatSplit } from "./token-split.js";
 import type { Trace, TracedCall } from "./trace-read.js";
 import { escapePath } from "../escape.js";
+import { OFFLINE_MODEL_NAME } from "../models/offline.js";
 
 /** How long a cache entry lives after its last use (the API's default, the only one Scout asks for). */
 export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
@@ -69,14 +71,17 @@ export async function whatIf(
   if (trace.calls.length === 0)
     return `${options.file}: no model calls in this trace${trace.skipped ? ` (${trace.skipped} records skipped)` : ""}.`;
   const ranOn = modelKey(trace.calls[0].model);
-  const offlineRun = !priceOf(ranOn) && toolPromptTokens(ranOn) === undefined;
+  // Only the offline model's own name marks an offline run: a Claude model newer than the tables is still Claude.
+  const offlineRun = ranOn === OFFLINE_MODEL_NAME;
   const asRun = trace.calls.map((call) => call.usage);
   const cachedRun = asRun.some((u) => (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) > 0);
   const columns: Column[] = [];
   const ranMinimum = cacheMinimum(ranOn);
   columns.push({
     model: ranOn,
-    how: offlineRun ? "as run, the offline model's own estimates" : "as run (usage the API reported)",
+    how:
+      (offlineRun ? "as run, the offline model's own estimates" : "as run (usage the API reported)") +
+      retiredNote(ranOn),
     estimate: offlineRun,
     without: cachedRun ? asRun.map(uncached) : asRun,
     with: cachedRun
@@ -88,7 +93,14 @@ export async function whatIf(
   // The offline model has no price, so an offline run is always compared with a Claude model.
   const other = options.other ?? (offlineRun ? options.fallback : undefined);
   if (other) columns.push(await recount(trace, other, offlineRun, options));
-  return format(trace, columns);
+  const report = format(trace, columns);
+  // Where the tokens went, when the trace holds the messages each call sent.
+  if (!trace.calls.every((call) => call.sent)) return report;
+  const model = offlineRun ? (options.other ?? options.fallback) : ranOn;
+  return `${report}\n\n${formatSplit(
+    trace.calls.map((call) => call.sent ?? []),
+    escapePath(modelKey(model)),
+  )}`;
 }
 
 /** The same calls on another model: counted again with a key when the trace allows, else adjusted by the hidden prompts. */
@@ -109,21 +121,30 @@ async function recount(
     how = `exact: count_tokens on each of the ${trace.calls.length} requests, rebuilt from the trace`;
   } else {
     const ranOn = modelKey(trace.calls[0].model);
-    const had = offlineRun ? 0 : (toolPromptTokens(ranOn) ?? 0);
+    // The offline model's estimate holds no hidden prompt; the API's usage holds the one of the model it ran on.
+    const had = offlineRun ? 0 : toolPromptTokens(ranOn);
     const target = toolPromptTokens(model);
-    const swap = target === undefined ? 0 : target - had;
-    inputs = trace.calls.map((call) => totalInput(call.usage) + swap);
-    how =
-      target === undefined
-        ? `estimate: the recorded input as is (no published hidden tool-use prompt size for ${escapePath(model)})`
-        : `estimate: the recorded input, ${swap >= 0 ? "+" : ""}${formatCount(swap)} per call for the hidden tool-use prompt`;
+    const unknown = [had === undefined ? ranOn : "", target === undefined ? modelKey(model) : ""].filter(Boolean);
+    const cannotSwap = had === undefined || target === undefined;
+    // The text apart from the hidden prompt, recounted by the other model's tokenizer where a ratio is published.
+    const ratio = tokenizerRatio(model) / (offlineRun ? 1 : tokenizerRatio(ranOn));
+    inputs = trace.calls.map((call) =>
+      cannotSwap
+        ? Math.round(totalInput(call.usage) * ratio)
+        : Math.round((totalInput(call.usage) - (had ?? 0)) * ratio) + (target ?? 0),
+    );
+    const scaled =
+      ratio === 1 ? "" : `, ×${ratio.toFixed(2)} for the tokenizer${tokenizerNote(ratio > 1 ? model : ranOn)}`;
+    how = cannotSwap
+      ? `estimate: the recorded input${scaled || " as is"} (no published hidden tool-use prompt size for ${unknown.map(escapePath).join(" or ")})`
+      : `estimate: the recorded input${scaled}, ${target! - (had ?? 0) >= 0 ? "+" : ""}${formatCount(target! - (had ?? 0))} per call for the hidden tool-use prompt`;
     if (options.exact) how += " (this trace lacks the questions or model content a recount needs)";
   }
   const calls = shape(trace.calls, inputs);
   const minimum = cacheMinimum(model);
   return {
     model: escapePath(modelKey(model)),
-    how,
+    how: how + retiredNote(model),
     estimate: offlineRun || !exact,
     without: calls.map((c) => ({ input_tokens: c.input, output_tokens: c.output })),
     with: minimum === undefined ? [] : simulateCaching(calls, await stablePrefix(model, options), minimum),
@@ -170,7 +191,7 @@ function format(trace: Trace, columns: Column[]): string {
         ? "price unknown"
         : usages.length === 0
           ? "minimum unknown"
-          : `${column.estimate ? "~" : ""}${formatDollars(dollars(sumUsage(usages), price))}`;
+          : `${column.estimate ? "~" : ""}${formatDollars(dollarsEach(usages, price))}`;
     const without = sumUsage(column.without);
     lines.push(
       `${column.model.padEnd(22)}${formatCount(totalInput(without)).padStart(14)}${formatCount(without.output_tokens).padStart(9)}${cost(column.without).padStart(18)}${cost(column.with).padStart(16)}`,

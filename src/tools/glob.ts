@@ -1,11 +1,22 @@
 // glob: find files by name pattern with fast-glob, newest first.
 import path from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "../escape.js";
+import { escapeListed, escapePath } from "../escape.js";
+import { MAX_FOLDER_ENTRIES } from "./folder-entries.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob, MAX_PATTERN_CHARS } from "./patterns.js";
 import { resolveSearchRoot } from "./search-path.js";
-import { DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
+import {
+  clipEcho,
+  DEFAULT_DESIGN,
+  fail,
+  groupThousands,
+  ok,
+  orderOf,
+  SMART_CASE,
+  type Tool,
+  type ToolDesign,
+} from "./tool.js";
 
 /** A glob call stops after this long, as grep's rg does, and says so. */
 export const GLOB_TIMEOUT_MS = 10_000;
@@ -27,6 +38,7 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `ignored files (.gitignore, .ignore, node_modules) and protected files are not listed. ` +
       `${SMART_CASE} ` +
       `Escape [ ] ( ) { } with \\ to match them literally. ` +
+      `Pattern up to ${groupThousands(MAX_PATTERN_CHARS)} characters; reads ${groupThousands(MAX_FOLDER_ENTRIES)} entries a folder and ${GLOB_TIMEOUT_MS / 1000} s at most. ` +
       `Use it to locate files by name; use grep to search their contents.`,
     concise: `Find files by glob pattern (e.g. "**/*.ts"; smart case), ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
@@ -83,24 +95,31 @@ export function makeGlob(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
         return ` ${BACKSLASH_RULE}${hint}`;
       };
       const where = resolved.rel === "." ? "" : ` in ${escapePath(resolved.rel)}`;
+      const echoed = clipEcho(pattern); // as results quote it back
       if (found.stopped === "cancelled") return fail("glob was cancelled");
       const stoppedNote = `(glob stopped after ${GLOB_TIMEOUT_MS / 1000} s, so the list may be incomplete; use a narrower pattern or path)`;
+      const cappedNote = found.cappedFolders
+        ? `(${found.cappedFolders} folder${found.cappedFolders === 1 ? "" : "s"} held more than ${groupThousands(MAX_FOLDER_ENTRIES)} entries; only the first ${groupThousands(MAX_FOLDER_ENTRIES)} of each were searched, so the list may be incomplete; use a narrower path)`
+        : undefined;
       if (found.total === 0) {
-        if (found.stopped) return ok(`No files match "${pattern}"${where} so far.\n${stoppedNote}`, "stopped");
+        if (found.stopped) return ok(`No files match "${echoed}"${where} so far.\n${stoppedNote}`, "stopped");
+        if (cappedNote)
+          return ok(`No files match "${echoed}"${where} among the entries read.\n${cappedNote}`, "no files");
         const escapeHint = SYNTAX_IN_NAMES.test(pattern)
           ? ` [ ] ( ) { } are pattern syntax; to match them in a name, put \\ before each, e.g. "app/\\[slug\\]/page.tsx".`
           : "";
         const note = await backslashNote();
         if (signal?.aborted) return fail("glob was cancelled");
-        return ok(`No files match "${pattern}"${where}.${escapeHint}${note}`, "no files");
+        return ok(`No files match "${echoed}"${where}.${escapeHint}${note}`, "no files");
       }
 
-      const lines = found.newest.map((file) => escapePath(file.rel));
+      const lines = found.newest.map((file) => escapeListed(file.rel));
       if (found.total > lines.length) {
         lines.push(
           `(showing the ${design.sort === "mtime" ? `${lines.length} newest` : `first ${lines.length}`} of ${found.total} files; use a narrower pattern or path to see others)`,
         );
       }
+      if (cappedNote) lines.push(cappedNote);
       if (found.stopped) lines.push(stoppedNote);
       const summary = `${found.total} file${found.total === 1 ? "" : "s"}`;
       return ok(lines.join("\n"), summary);
@@ -129,7 +148,8 @@ function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, d
  */
 function fixedFolderProblem(workspace: Workspace, baseRel: string, pattern: string): string | null {
   for (const { base } of fastGlob().generateTasks(pattern)) {
-    const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, base), "the folder in pattern");
+    // fast-glob keeps some escapes in the base ("\@\(x\)/*" has base "\@(x)"): the folder meant is "@(x)".
+    const folder = workspace.resolveInWorkspace(path.posix.join(baseRel, unescaped(base)), "the folder in pattern");
     if (!folder.ok) return folder.error;
     const real = workspace.toRelative(folder.abs);
     if (real !== folder.rel) {
@@ -137,6 +157,11 @@ function fixedFolderProblem(workspace: Workspace, baseRel: string, pattern: stri
     }
   }
   return null;
+}
+
+/** A pattern's fixed text as the name it means: each "\" escape dropped ("\@(x)" is "@(x)"). */
+function unescaped(base: string): string {
+  return base.replace(/\\(.)/gs, "$1");
 }
 
 /**

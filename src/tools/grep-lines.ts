@@ -5,6 +5,7 @@ import { escapePath } from "../escape.js";
 import type { FileLines, Line } from "./newest-first.js";
 import type { RgFile, RgOutcome } from "./ripgrep.js";
 import { canRead } from "./search-path.js";
+import { escapeControlCharacters } from "./text-decoding.js";
 import { clipLine } from "./tool.js";
 
 export interface ShowOptions {
@@ -37,7 +38,8 @@ export async function* filesShown(files: AsyncIterable<RgFile>, options: ShowOpt
       if (options.context > 0 && shown.length > 0 && lineNumber > lastLine + 1) shown.push("--");
       lastLine = lineNumber;
       const mark = hit ? ":" : "-";
-      const clipped = clipLine(text, options.maxChars, cut);
+      // Escaped as read_file escapes the same line: a file's ESC or BEL reaches no one raw.
+      const clipped = clipLine(escapeControlCharacters(text), options.maxChars, cut);
       shown.push({ file, hit, text: `${name}${mark}${lineNumber}${mark}${clipped}` });
     }
     yield { file, mtimeNs, lines: shown };

@@ -7,11 +7,11 @@ import { DENIED_GLOBS } from "../workspace/protected.js";
 import { escapePath } from "../escape.js";
 import { filesShown, isReadable, unreadableNote } from "./grep-lines.js";
 import { type FileLines, NewestFirstLines, newestFirst } from "./newest-first.js";
-import { BACKSLASH_RULE, checkPattern } from "./patterns.js";
+import { BACKSLASH_RULE, checkPattern, PATTERN_LENGTH_LIMIT, patternLengthProblem } from "./patterns.js";
 import { explainRgError, ONE_LINE_NOTE, spansLines, trailingBackslashProblem } from "./rg-errors.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
 import { resolveSearchRoot, rgIgnoreArguments } from "./search-path.js";
-import { DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
+import { clipEcho, DEFAULT_DESIGN, fail, ok, orderOf, SMART_CASE, type Tool, type ToolDesign } from "./tool.js";
 
 /** Matched and context lines are clipped to this many characters. */
 export const MAX_MATCH_CHARS = 200;
@@ -49,7 +49,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       `${SMART_CASE} ` +
       `Output lines are "path:line:text" for hits and "path-line-text" for context lines, "--" between groups; ` +
       `files ${orderOf(design)}, lines in file order; at most ${cap} lines, each clipped at ${MAX_MATCH_CHARS} characters. ` +
-      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped.`,
+      `Ignored files (.gitignore, .ignore, node_modules) and protected files are not searched; files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} may be skipped; pattern and include up to ${PATTERN_LENGTH_LIMIT}.`,
     concise: `Search file contents (Rust regex, smart case); "path:line:text" lines, files ${orderOf(design)}, at most ${cap}.`,
   }[design.descriptions];
   return {
@@ -82,8 +82,9 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
 
     async run({ pattern, path: input = ".", include, context = 0 }, { workspace, signal }) {
       if (pattern === "") return fail('pattern must not be empty; to list files use glob with "**/*"');
-      const backslash = trailingBackslashProblem(pattern);
-      if (backslash) return fail(backslash);
+      const refused = patternLengthProblem(pattern) ?? trailingBackslashProblem(pattern);
+      if (refused) return fail(refused);
+      const echoed = clipEcho(pattern); // as results quote it back
       if (include !== undefined) {
         const problem = include.startsWith("!")
           ? `include "${include}" must name the files to search; excluding with "!" is not supported`
@@ -127,7 +128,7 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
             binary = !target.isDirectory;
           },
         });
-      const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, run); // rg reads the ignore files Scout reads
+      const ignoreArgs = await rgIgnoreArguments(workspace, target.realRel, { ...run, entersIgnored: !!include });
       const search = async (skipBigFiles: boolean) => {
         const args = [...ignoreArgs, ...rgArguments(pattern, include, context, target.realRel, cap, skipBigFiles)];
         const output = new NewestFirstLines(context > 0, cap);
@@ -160,8 +161,10 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       const where = `${target.rel === "." ? "the workspace" : shownRel}${include ? ` (files matching ${include})` : ""}`;
       if (result.aborted) return fail("grep was cancelled");
       if (result.tooMuchMemory) {
+        const without = skippedBig ? `, even with files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} skipped` : "";
         return fail(
-          `rg used more than ${mebibytes(MAX_RG_MEMORY_BYTES)} and was stopped (a very long line with very many matches?); narrow the pattern, path or include`,
+          `rg needed more than ${mebibytes(MAX_RG_MEMORY_BYTES)} of memory for this search and was stopped${without}: ` +
+            "too much to search at once (a very large tree, or lines with very many matches); narrow the path or include, or the pattern",
         );
       }
       if (result.timedOut) {
@@ -177,14 +180,14 @@ export function makeGrep(design: ToolDesign = DEFAULT_DESIGN): Tool<Args> {
       if (skippedBig) unreadable.push(`(files over ${mebibytes(MAX_SEARCH_FILE_BYTES)} were not searched)`);
       if (binary) {
         return ok(
-          `${shownRel} is a binary file that matches /${pattern}/; its lines are not shown`,
+          `${shownRel} is a binary file that matches /${echoed}/; its lines are not shown`,
           "binary file matches",
         );
       }
       let note = include?.includes("\\") ? ` ${BACKSLASH_RULE}` : ""; // "src\*.ts" escapes; it does not separate
       if (spansLines(pattern)) note += ` ${ONE_LINE_NOTE}`;
       if (lines.length === 0) {
-        return ok([`No matches for /${pattern}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
+        return ok([`No matches for /${echoed}/ in ${where}.${note}`, ...unreadable].join("\n"), "no matches");
       }
 
       const text = lines.map((line) => (line === "--" ? line : line.text));
@@ -229,10 +232,11 @@ export function rgArguments(
     ...(skipBigFiles ? [`--max-filesize=${MAX_SEARCH_FILE_BYTES}`] : []),
     // Hits per file: one huge file cannot flood the pipe, and one over the cap says more exist.
     `--max-count=${cap + 1}`,
+    // First: of rg's globs the last match wins, so the exclusions below stay excluded (every --iglob comes last).
+    ...(include ? [`--glob=${include}`] : []),
     // Protected names in any case, noise folders exactly as isVisible matches them.
     ...DENIED_GLOBS.map((glob) => `--iglob=${glob}`),
     ...NOISE_DIRS.map((dir) => `--glob=!${dir}/`),
-    ...(include ? [`--glob=${include}`] : []),
     ...(context > 0 ? [`--context=${context}`] : []),
     `--regexp=${pattern}`, // one argument, so a pattern like "--files" is a pattern, not an option
     "--",

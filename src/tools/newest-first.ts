@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import type { Workspace } from "../workspace/workspace.js";
 import type FastGlob from "fast-glob";
+import { withoutHiddenFolders } from "./folder-entries.js";
 import { fastGlob } from "./patterns.js";
 import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
 
@@ -83,6 +84,8 @@ export interface FoundFiles {
   total: number;
   /** Set when the walk stopped early: at the deadline, or on Ctrl-C. */
   stopped?: "deadline" | "cancelled";
+  /** How many folders held more than MAX_FOLDER_ENTRIES entries, of which only that many were walked. */
+  cappedFolders: number;
 }
 
 /** How a walk may be stopped, and how names are matched. */
@@ -97,6 +100,8 @@ export interface WalkOptions {
    * shown reaches onFile at once, before keep sees the next path.
    */
   keep?: (rel: string) => boolean;
+  /** Called for each folder that held more than MAX_FOLDER_ENTRIES entries: the rest of it was not walked. */
+  onCappedFolder?: () => void;
 }
 
 /**
@@ -110,8 +115,9 @@ export async function findNewestFiles(
   pattern: string,
   { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
 ): Promise<FoundFiles> {
-  const found: FoundFiles = { newest: [], total: 0 };
-  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, walk, (file) =>
+  const found: FoundFiles = { newest: [], total: 0, cappedFolders: 0 };
+  const counting = { ...walk, onCappedFolder: () => found.cappedFolders++ };
+  found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, counting, (file) =>
     addFoundFile(found, file, design),
   );
   return found;
@@ -146,11 +152,12 @@ export function forEachVisibleFile(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY, keep }: WalkOptions,
+  { caseSensitive = true, signal, deadline = Number.POSITIVE_INFINITY, keep, onCappedFolder }: WalkOptions,
   onFile: (file: { rel: string; abs: string }) => void,
 ): Promise<FoundFiles["stopped"]> {
   const cwd = path.join(workspace.root, baseRel);
   const root = workspace.root.endsWith("/") ? workspace.root : `${workspace.root}/`; // "/" itself ends in one
+  let stopWalk: (reason: "deadline" | "cancelled") => void = () => {};
   const options = {
     cwd,
     dot: true,
@@ -159,7 +166,12 @@ export function forEachVisibleFile(
     suppressErrors: true, // unreadable folders are skipped, not fatal
     caseSensitiveMatch: caseSensitive,
     // fast-glob reads folders through this, so it never walks into a hidden one.
-    fs: { readdir: withoutHiddenFolders(workspace) },
+    fs: {
+      readdir: withoutHiddenFolders(workspace, { signal, deadline }, (read) => {
+        if (read.capped) onCappedFolder?.();
+        if (read.stopped) stopWalk(read.stopped); // the folder was read only in part: the walk stops too
+      }),
+    },
   };
   const stream = fastGlob().stream(pattern, { ...options, unique: mayRepeat(pattern, options) }) as Readable;
   return new Promise((resolve, reject) => {
@@ -169,6 +181,7 @@ export function forEachVisibleFile(
       stopped ??= reason;
       stream.destroy();
     };
+    stopWalk = stop;
     const onAbort = () => stop("cancelled");
     const timer = Number.isFinite(deadline) ? setTimeout(() => stop("deadline"), deadline - Date.now()) : undefined;
     const finish = (error?: Error) => {
@@ -215,27 +228,6 @@ const UNTIDY = /(^|\/)\.\/|\/\/|\/$/;
 function mayRepeat(pattern: string, options: FastGlob.Options): boolean {
   const tasks = fastGlob().generateTasks(pattern, options);
   return !(tasks.length === 1 && tasks[0].dynamic);
-}
-
-type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: fs.Dirent[]) => void;
-
-/**
- * fs.readdir, less the folders the workspace hides (fast-glob always asks
- * for Dirents). Files are checked after matching: most do not match.
- */
-function withoutHiddenFolders(workspace: Workspace): typeof fs.readdir {
-  const readdir = (dir: string, options: { withFileTypes: true }, callback: ReaddirCallback) =>
-    fs.readdir(dir, options, (error, entries) => {
-      if (error) return callback(error, []);
-      const relDir = workspace.toRelative(dir);
-      workspace.noteListing(relDir, entries); // before the checks below, which read this folder's ignore files
-      const prefix = relDir === "." ? "" : `${relDir}/`;
-      callback(
-        null,
-        entries.filter((entry) => !entry.isDirectory() || workspace.isVisible(prefix + entry.name, true)),
-      );
-    });
-  return readdir as typeof fs.readdir;
 }
 
 /** Newest first, ties by path; the list never holds more than `cap` files. */

@@ -3,6 +3,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type FastGlob from "fast-glob";
+import { groupThousands } from "./tool.js";
 
 // CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
 const require = createRequire(import.meta.url);
@@ -15,6 +16,15 @@ export function fastGlob(): typeof FastGlob {
 /** Said when a pattern with "\" matches nothing: it escapes, it does not separate. */
 export const BACKSLASH_RULE =
   'In patterns "/" is the separator and "\\" escapes the next character ("sub\\*.md" is the one name "sub*.md").';
+
+/**
+ * Longest pattern (glob's pattern, grep's pattern and include), in characters. The braces library refuses
+ * longer input to expand (its own limit is the same), and one argument to rg may hold at most 128 KiB
+ * (Linux's MAX_ARG_STRLEN; a 200,000-character pattern failed with "spawn E2BIG").
+ */
+export const MAX_PATTERN_CHARS = 10_000;
+/** MAX_PATTERN_CHARS as the descriptions state it. */
+export const PATTERN_LENGTH_LIMIT = `${groupThousands(MAX_PATTERN_CHARS)} characters`;
 
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
@@ -34,6 +44,8 @@ const DOT_DOT_SEGMENT = /(^|[/\\{},(|])\.\.($|[/\\{},)|])/;
 export function checkPattern(pattern: string, argName = "pattern"): string | null {
   if (pattern === "") return `${argName} must not be empty`;
   if (pattern.includes("\0")) return `${argName} must not contain a NUL byte`;
+  const tooLong = patternLengthProblem(pattern, argName);
+  if (tooLong) return tooLong;
   // An absolute pattern is not echoed back: tool output never shows host paths.
   if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]|^\\\\/.test(pattern))
     return `${argName} must be relative to the workspace, not an absolute path`;
@@ -45,6 +57,12 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
   if ([pattern, ...expandedPatterns(pattern)].some((p) => DOT_DOT_SEGMENT.test(p)))
     return `${argName} "${pattern}" must not contain a ".." segment`;
   return null;
+}
+
+/** Why a pattern is too long to use, or null (checked before anything that grows with its length). */
+export function patternLengthProblem(pattern: string, argName = "pattern"): string | null {
+  if (pattern.length <= MAX_PATTERN_CHARS) return null;
+  return `${argName} is ${groupThousands(pattern.length)} characters long, over the ${groupThousands(MAX_PATTERN_CHARS)}-character limit; use a shorter pattern`;
 }
 
 /** The patterns fast-glob will match, its braces expanded ("{a,b}/*.ts" is "a/*.ts" and "b/*.ts"). */
@@ -115,12 +133,22 @@ function rangeSize(from = "", to = "", step = "1"): number {
 }
 
 /**
+ * How many ways the groups of one pattern ("@(a|b)", "?(x)", "(a|b)") may give a name to try: each group's
+ * alternatives (one more when it is optional) multiply. The regular expression tries every way before it
+ * fails, and a wildcard multiplies them again: on a 250-character name, "*a*" after a "**" took 0.9 ms
+ * with groups of 9 ways, 20 ms with 81; "?(a|aa)" 18 times (3^18, 387 million ways) took 12 s on a
+ * 60-character name.
+ */
+export const MAX_GROUP_WAYS = 16;
+
+/**
  * Refuses a glob pattern whose regular expression could backtrack for long on
  * a hostile name: fast-glob matches with JavaScript regular expressions, which
  * try every way a pattern can match before they fail, and a match in progress
  * cannot be stopped (the event loop, and with it Ctrl-C, waits). Each
  * wildcard past the first in a segment, and each "**" past the first,
- * multiplies that work, so a pattern may have one such pair, not two.
+ * multiplies that work, so a pattern may have one such pair, not two; and the
+ * alternatives of its groups multiply it too (MAX_GROUP_WAYS).
  * Checked on each pattern the braces expand to.
  */
 export function checkPatternComplexity(pattern: string, argName = "pattern"): string | null {
@@ -130,13 +158,18 @@ export function checkPatternComplexity(pattern: string, argName = "pattern"): st
     const globstars = segments.filter(isGlobstar).length;
     let extra = Math.max(0, globstars - 1);
     let tooMany = globstars > MAX_GLOBSTARS;
+    let ways = 1;
     for (const segment of segments.filter((segment) => !isGlobstar(segment))) {
-      const wildcards = countWildcards(segment);
-      if (wildcards === "nested") {
+      const cost = segmentCost(segment);
+      if (cost === "nested") {
         return `${argName} "${pattern}" repeats a wildcard inside "*(…)", "+(…)" or "!(…)", which can take minutes to match; use a simpler pattern`;
       }
-      extra += Math.max(0, wildcards - 1);
-      tooMany ||= wildcards > MAX_WILDCARDS_PER_SEGMENT;
+      if (cost === "group in group") {
+        return `${argName} "${pattern}" has a group inside a group ("@(a|?(b))"), whose ways to match multiply; use braces instead ("{a,b}"), which are expanded before matching`;
+      }
+      extra += Math.max(0, cost.wildcards - 1);
+      tooMany ||= cost.wildcards > MAX_WILDCARDS_PER_SEGMENT;
+      ways *= cost.ways;
     }
     if (tooMany || extra > 1) {
       return (
@@ -144,14 +177,24 @@ export function checkPatternComplexity(pattern: string, argName = "pattern"): st
         `and the pattern ${MAX_GLOBSTARS} "**", but only one such pair in all; use fewer "*" (narrow with path, or search contents with grep)`
       );
     }
+    if (ways > MAX_GROUP_WAYS) {
+      return (
+        `${argName} "${pattern}" has groups ("@(…)", "?(…)", "(…|…)") that can match a name in more than ${MAX_GROUP_WAYS} ways, ` +
+        `and trying them all can take minutes; use braces instead ("{a,b}"), which are expanded before matching, or fewer groups`
+      );
+    }
   }
   return null;
 }
 
-/** The repeating wildcards in one segment, or "nested" for one inside a repeating group. */
-function countWildcards(segment: string): number | "nested" {
-  let count = 0;
-  const groups: boolean[] = []; // per open "(": whether the group repeats
+/**
+ * The repeating wildcards in one segment and the ways its other groups can match, or why it is refused:
+ * "nested" for a wildcard inside a repeating group, "group in group" for any other group inside a group.
+ */
+function segmentCost(segment: string): { wildcards: number; ways: number } | "nested" | "group in group" {
+  let wildcards = 0;
+  let ways = 1;
+  const groups: { repeats: boolean; optional: boolean; alternatives: number }[] = []; // the open "(" groups
   for (let i = 0; i < segment.length; i++) {
     const char = segment[i];
     if (char === "\\") {
@@ -162,16 +205,20 @@ function countWildcards(segment: string): number | "nested" {
     } else if (char === "(") {
       const before = i > 0 ? segment[i - 1] : "";
       const repeats = before !== "" && "*+!".includes(before);
-      if (repeats && groups.includes(true)) return "nested";
-      groups.push(repeats);
-      if (before === "+" || before === "!") count++; // "*(" was counted at its "*"
+      if (repeats && groups.some((group) => group.repeats)) return "nested";
+      if (groups.length > 0) return "group in group";
+      groups.push({ repeats, optional: before === "?", alternatives: 1 });
+      if (before === "+" || before === "!") wildcards++; // "*(" was counted at its "*"
+    } else if (char === "|" && groups.length > 0) {
+      groups[groups.length - 1].alternatives++;
     } else if (char === ")") {
-      groups.pop();
+      const group = groups.pop();
+      if (group && !group.repeats) ways *= group.alternatives + (group.optional ? 1 : 0);
     } else if (char === "*") {
       while (segment[i + 1] === "*") i++; // "a**b" is one wildcard
-      if (groups.includes(true)) return "nested";
-      count++;
+      if (groups.some((group) => group.repeats)) return "nested";
+      wildcards++;
     }
   }
-  return count;
+  return { wildcards, ways };
 }

@@ -135,5 +135,9 @@ export function toUtf8(encoding: TextEncoding): (bytes: Buffer, end?: boolean) =
  * line it is indentation.
  */
 export function escapeControlCharacters(line: string): string {
-  return line.split("\t").map(escapePath).join("\t");
+  // Backslashes are kept as written, too: a line of code is full of them, and escapePath doubles some.
+  return line
+    .split("\t")
+    .map((part) => part.split("\\").map(escapePath).join("\\"))
+    .join("\t");
 }

@@ -14,6 +14,8 @@ export const MAX_RESULT_LINES = 100;
 export const MAX_RESULT_CHARS = 30_000;
 /** Each line of an error is clipped in the middle to this many characters, so an input it quotes stays short. */
 export const MAX_ERROR_LINE_CHARS = 400;
+/** An input a result quotes back (the pattern of "No matches for /…/") is clipped in the middle to this many characters. */
+export const MAX_ECHO_CHARS = 200;
 /** The sentence that states the budget in every tool's description. */
 export const BUDGET_NOTE = `A result is at most ${groupThousands(MAX_RESULT_CHARS)} characters.`;
 
@@ -111,6 +113,11 @@ export function clipLine(line: string, max: number, cut = false): string {
   // Cut before a surrogate pair, not inside it: half an emoji is not valid text for the API.
   const end = isHighSurrogate(line.charCodeAt(max - 1)) ? max - 1 : max;
   return `${line.slice(0, end)} … [line clipped at ${max} characters]`;
+}
+
+/** An input as a result quotes it back ("No matches for /…/"): clipped in the middle to MAX_ECHO_CHARS. */
+export function clipEcho(input: string): string {
+  return clipMiddle(input, MAX_ECHO_CHARS);
 }
 
 /** Clips text in the middle to about `max` characters, keeping both ends: the start of an input and the words after it. */

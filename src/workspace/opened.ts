@@ -124,3 +124,15 @@ export class DirectFolders {
     return direct;
   }
 }
+
+/**
+ * Whether a path with U+FFFD in it names a file as it is written: a name whose own character is U+FFFD, not
+ * one of bytes that did not decode (those are not found under their decoded name).
+ */
+export function isNamedAsShown(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, ENAMETOOLONG: no such file either
+  }
+}

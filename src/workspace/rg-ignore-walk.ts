@@ -12,10 +12,15 @@ import { isDeniedName, rgSkipsName } from "./protected.js";
  */
 const LISTINGS_PER_SLICE = 200;
 
-/** How the walk may be stopped: rg's own deadline and Ctrl-C, as the search would be. */
+/** How the walk may be stopped: rg's own deadline and Ctrl-C, as the search would be; and how far it goes. */
 export interface WalkStop {
   signal?: AbortSignal;
   deadline: number;
+  /**
+   * rg has an include glob, which can name a folder the .gitignore rules hide ("{vendor,*.c}") and so make rg
+   * enter it: the walk then enters every such folder too.
+   */
+  entersIgnored?: boolean;
 }
 
 /** A folder to list, and whether it lies in a protected folder (whose ignore files are never named in a note). */
@@ -48,7 +53,7 @@ export async function rgWouldReadSkipped(
       continue; // unreadable: rg cannot enter it either
     }
     if (skipsOwnGitignore(rules, root, folder, entries)) return true;
-    addFoldersRgEnters(rules, folder, entries, waiting);
+    addFoldersRgEnters(rules, folder, entries, waiting, stop.entersIgnored ?? false);
   }
   return false;
 }
@@ -68,6 +73,7 @@ function addFoldersRgEnters(
   { dir, protectedFolder }: Folder,
   entries: fs.Dirent[],
   waiting: Folder[],
+  entersIgnored: boolean,
 ) {
   const parentName = dir === "" ? path.basename(rules.root) : dir.slice(dir.lastIndexOf("/") + 1); // the root's name
   for (const entry of entries) {
@@ -77,6 +83,7 @@ function addFoldersRgEnters(
     const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
     // In a protected folder the .gitignore rules are not read, so nothing is pruned by them: more is walked.
     const inProtected = protectedFolder || denied;
-    if (inProtected || !rules.hidesForRg(rel)) waiting.push({ dir: rel, protectedFolder: inProtected });
+    if (inProtected || entersIgnored || !rules.hidesForRg(rel))
+      waiting.push({ dir: rel, protectedFolder: inProtected });
   }
 }

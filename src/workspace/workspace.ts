@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { escapePath } from "../escape.js";
-import { DirectFolders } from "./opened.js";
+import { DirectFolders, isNamedAsShown } from "./opened.js";
 import { isInside, realpathOfDeepestExisting } from "./real-paths.js";
 import { DENY_FILE, IgnoreRules, NOISE_DIRS } from "./ignore-rules.js";
 import { isDenied, isDeniedName, protectedAncestor } from "./protected.js";
@@ -18,8 +18,8 @@ export const MAX_PATH_CHARS = 4096;
 export const MAX_PATH_SEGMENTS = 256;
 
 /**
- * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name shows, but cannot be
- * named back, so every tool hides it (list_files counts it) and no path may hold it.
+ * U+FFFD stands in for bytes that are not UTF-8 when a file name is decoded: such a name cannot be named back,
+ * so every tool hides it (list_files counts it) and no path holds it, unless U+FFFD is its own (isNamedAsShown).
  */
 export const UNNAMABLE = "\uFFFD";
 
@@ -82,7 +82,7 @@ export class Workspace {
   resolveInWorkspace(given: string, argName = "path"): Resolved {
     const input = given === "" ? "." : given; // an empty path means the root, as the default does
     if (input.includes("\0")) return { ok: false, error: `${argName} must not contain a NUL byte` };
-    if (input.includes(UNNAMABLE))
+    if (input.includes(UNNAMABLE) && (input.length > MAX_PATH_CHARS || !isNamedAsShown(path.resolve(this.root, input))))
       return refused(
         `${argName} holds U+FFFD, the mark of a file name that is not valid UTF-8; such files cannot be named, so no tool reads or lists them`,
       );
@@ -161,7 +161,7 @@ export class Workspace {
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
     if (parent !== "" && !this.isVisibleDir(parent)) return false;
-    if (name.includes(UNNAMABLE)) return false; // not valid UTF-8: shown, it could not be named back
+    if (name.includes(UNNAMABLE) && !isNamedAsShown(path.join(this.root, relPath))) return false; // not UTF-8
     const parentName = parent === "" ? this.rootName : parent.slice(parent.lastIndexOf("/") + 1);
     if (isDeniedName(name, parentName) || NOISE_DIRS.includes(name)) return false;
     if (this.ignoreRules.denies(relPath, isDir)) return false; // the user's .scoutignore: as if protected

@@ -19,6 +19,18 @@ function listIn(tool: Tool, files: Record<string, TreeFile>, input: unknown, pre
   });
 }
 
+/**
+ * A listing is these entries, in this order, then one note in parentheses matching `count`. The
+ * note's wording is the tool designer's (Scout's is in each hint); what it must say is checked.
+ */
+function assertListing(content: string, entries: string[], count: RegExp, what: string): void {
+  const lines = content.split("\n");
+  assert.deepEqual(lines.slice(0, -1), entries, "the entries shown");
+  const note = lines.at(-1) ?? "";
+  assert.match(note, /^\(.*\)$/, `the last line is not a note in parentheses: ${note}`);
+  assert.match(note, count, `the note does not say ${what}: ${note}`);
+}
+
 export const listFilesCases: Case<Tool>[] = [
   {
     name: "is called list_files and takes one optional string argument, path",
@@ -74,7 +86,7 @@ export const listFilesCases: Case<Tool>[] = [
   },
   {
     name: "hides ignored and protected entries, and says how many",
-    hint: 'Skip entries for which workspace.isVisible(relativePath, isDirectory) is false, count them, and end with "(N entries hidden by ignore rules or protection)".',
+    hint: 'Skip entries for which workspace.isVisible(relativePath, isDirectory) is false, count them, and end with one line in parentheses that gives the count, such as "(2 entries hidden by ignore rules or protection)".',
     run: async (tool) => {
       const files = {
         ".gitignore": { content: "build/\n", mtime: 1_000 },
@@ -83,7 +95,30 @@ export const listFilesCases: Case<Tool>[] = [
         "a.txt": { content: "", mtime: 2_000 },
       };
       const result = await listIn(tool, files, {});
-      assert.equal(result.content, "a.txt\n.gitignore\n(2 entries hidden by ignore rules or protection)");
+      assertListing(result.content, ["a.txt", ".gitignore"], /\b2\b/, "2 hidden");
+    },
+  },
+  {
+    name: "applies ignore rules to the path from the workspace root, in subfolders too",
+    hint: "Ask workspace.isVisible about the path relative to the workspace root (sub/draft.md), not about the bare name: a rule like sub/draft.md or /top.txt is about a path, and sub/.gitignore holds rules of its own.",
+    run: async (tool) => {
+      const files = {
+        ".gitignore": { content: "*.log\n/top.txt\nsub/draft.md\n", mtime: 1_000 },
+        "top.txt": { content: "", mtime: 1_000 },
+        "debug.log": { content: "", mtime: 1_000 },
+        "sub/.gitignore": { content: "secret.txt\n", mtime: 1_000 },
+        "sub/secret.txt": { content: "", mtime: 2_000 },
+        "sub/draft.md": { content: "", mtime: 3_000 },
+        "sub/top.txt": { content: "", mtime: 4_000 },
+        "sub/keep.md": { content: "", mtime: 5_000 },
+        "sub/trace.log": { content: "", mtime: 6_000 },
+        "sub/.env": { content: "SECRET=1\n", mtime: 7_000 },
+      };
+      const result = await listIn(tool, files, { path: "sub" }, (root) => setMtime(root, "sub", 500));
+      // top.txt is shown in sub: "/top.txt" is anchored to the folder of the .gitignore that says it.
+      assertListing(result.content, ["keep.md", "top.txt", ".gitignore"], /\b4\b/, "4 hidden");
+      const top = await listIn(tool, files, {}, (root) => setMtime(root, "sub", 500));
+      assertListing(top.content, [".gitignore", "sub/"], /\b2\b/, "2 hidden");
     },
   },
   {
@@ -109,17 +144,18 @@ export const listFilesCases: Case<Tool>[] = [
   },
   {
     name: "says so when a folder has nothing to show",
-    hint: 'An empty result tells the model nothing: return "(PATH has no visible entries)".',
+    hint: 'An empty result tells the model nothing: return one line in parentheses that names the folder, such as "(empty has no visible entries)".',
     run: async (tool) => {
       const result = await listIn(tool, { "a.txt": "" }, { path: "empty" }, (root) =>
         fs.mkdirSync(path.join(root, "empty")),
       );
-      assert.equal(result.content, "(empty has no visible entries)");
+      assert.equal(result.isError, false);
+      assert.match(result.content, /^\([^\n]*\bempty\b[^\n]*\)$/, "not one line in parentheses naming the folder");
     },
   },
   {
     name: `shows at most ${MAX_RESULT_LINES} entries and says what was cut`,
-    hint: `Keep the first ${MAX_RESULT_LINES} (MAX_RESULT_LINES) and end with "(showing ${MAX_RESULT_LINES} of N entries, newest first; use glob with a pattern to find the others)".`,
+    hint: `Keep the first ${MAX_RESULT_LINES} (MAX_RESULT_LINES) and end with one line in parentheses that gives both numbers, such as "(showing ${MAX_RESULT_LINES} of N entries, newest first; use glob with a pattern to find the others)".`,
     run: async (tool) => {
       const count = MAX_RESULT_LINES + 5;
       const files: Record<string, TreeFile> = {};
@@ -127,10 +163,15 @@ export const listFilesCases: Case<Tool>[] = [
       const lines = (await listIn(tool, files, {})).content.split("\n");
       assert.equal(lines.length, MAX_RESULT_LINES + 1);
       assert.equal(lines[0], `f${String(count - 1).padStart(3, "0")}.txt`);
-      assert.equal(
-        lines.at(-1),
-        `(showing ${MAX_RESULT_LINES} of ${count} entries, newest first; use glob with a pattern to find the others)`,
+      assert.deepEqual(lines.slice(0, 3), ["f104.txt", "f103.txt", "f102.txt"]);
+      const footer = lines.at(-1) ?? "";
+      assert.match(footer, /^\(.*\)$/, "the last line is not a note in parentheses");
+      assert.match(
+        footer,
+        new RegExp(`\\b${MAX_RESULT_LINES}\\b`),
+        `the note does not say ${MAX_RESULT_LINES} are shown`,
       );
+      assert.match(footer, new RegExp(`\\b${count}\\b`), `the note does not say there are ${count}`);
     },
   },
 ];

@@ -4,9 +4,18 @@
 // Each drives the loop with a scripted model, so it can assert the exact
 // history the model saw on each call.
 import assert from "node:assert/strict";
-import type { MessageParam, runTurn, StepEvent } from "../../src/agent.js";
+import {
+  type Decision,
+  type MessageParam,
+  type runTurn,
+  type StepEvent,
+  type TurnOptions,
+  TurnQuit,
+  type Verdict,
+} from "../../src/agent.js";
 import { type ScriptedReply as Reply, scriptedModel, text, toolUse as use } from "../../src/models/scripted.js";
 import { toolSchemas, tools } from "../../src/tools/index.js";
+import { ok, type Tool } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { type Case, withTree } from "./case.js";
 
@@ -23,7 +32,7 @@ async function session<T>(
     events: StepEvent[];
     history: MessageParam[];
   }) => Promise<T>,
-  maxSteps?: number,
+  extra: Partial<TurnOptions> = {},
 ): Promise<T> {
   const files = { "src/app.ts": "export function main() {\n  return 42;\n}\n", "README.md": "# demo\n" };
   return withTree(files, (root) => {
@@ -34,9 +43,9 @@ async function session<T>(
       runTurnUnderTest(question, history, {
         model,
         workspace: new Workspace(root),
-        maxSteps,
         signal,
         onStep: (e) => events.push(e),
+        ...extra,
       });
     return test({ run, requests: model.requests, events, history });
   });
@@ -163,25 +172,43 @@ export const loopCases: Case<RunTurn>[] = [
       ),
   },
   {
-    name: "stops at the step cap with a valid history",
-    hint: 'Before each model call, stop if modelCalls has reached maxSteps: stopReason "step_cap", a text that says "Stopped after N model calls", and an assistant message so the roles still alternate.',
-    run: (runTurn) => {
+    name: "stops at the step cap (1, 2 or 3 calls) with lesson 1's message and a valid history",
+    hint: 'Before each model call, stop if modelCalls has reached maxSteps (20 when not given): stopReason "step_cap", the text "(Stopped after N model calls without an answer. Ask again, more narrowly, or raise --max-steps.)" ("1 model call" for one), and that text as an assistant message so the roles still alternate.',
+    run: async (runTurn) => {
       const loop: Reply = { content: [use("x", "list_files", {})], stop_reason: "tool_use" };
-      return session(
+      for (const maxSteps of [1, 2, 3]) {
+        await session(
+          runTurn,
+          Array.from({ length: maxSteps + 2 }, () => loop),
+          async ({ run, requests, history }) => {
+            const result = await run("loop forever");
+            assert.equal(result.stopReason, "step_cap", `with maxSteps ${maxSteps}`);
+            const calls = `${maxSteps} model call${maxSteps === 1 ? "" : "s"}`;
+            assert.equal(
+              result.text,
+              `(Stopped after ${calls} without an answer. Ask again, more narrowly, or raise --max-steps.)`,
+            );
+            assert.equal(requests.length, maxSteps, `with maxSteps ${maxSteps}, the model was called`);
+            assert.equal(result.modelCalls, maxSteps);
+            const roles = history.map((m) => m.role);
+            assert.deepEqual(roles, [
+              "user",
+              ...Array.from({ length: maxSteps }, () => ["assistant", "user"]).flat(),
+              "assistant",
+            ]);
+            assert.deepEqual(history.at(-1), { role: "assistant", content: result.text });
+          },
+          { maxSteps },
+        );
+      }
+      // No maxSteps: the default, DEFAULT_MAX_STEPS (20).
+      await session(
         runTurn,
-        [loop, loop, loop, loop],
-        async ({ run, requests, history }) => {
-          const result = await run("loop forever");
-          assert.equal(result.stopReason, "step_cap");
-          assert.match(result.text, /Stopped after 2 model calls/);
-          assert.equal(requests.length, 2);
-          assert.deepEqual(
-            history.map((m) => m.role),
-            ["user", "assistant", "user", "assistant", "user", "assistant"],
-          );
-          assert.deepEqual(history[5], { role: "assistant", content: result.text });
+        Array.from({ length: 25 }, () => loop),
+        async ({ run, requests }) => {
+          assert.equal((await run("loop forever")).stopReason, "step_cap");
+          assert.equal(requests.length, 20, "with no maxSteps given, the model was called");
         },
-        2,
       );
     },
   },
@@ -255,6 +282,83 @@ export const loopCases: Case<RunTurn>[] = [
           assert.ok(requests.length <= 1, `the model was called ${requests.length} times`);
           assert.deepEqual(history, []);
         },
+      );
+    },
+  },
+  {
+    name: "checks for Ctrl-C before each tool call: of 30 slow calls in one message, one runs",
+    hint: "Call signal?.throwIfAborted() at the top of the loop over the calls too: a cancel must not start one more tool.",
+    run: async (runTurn) => {
+      // The tool ignores the signal on purpose: only the loop's own check can stop the other 29.
+      const slow: Tool = {
+        name: "slow",
+        description: "waits",
+        input_schema: { type: "object", properties: {}, required: [], additionalProperties: false },
+        run: () => new Promise((resolve) => setTimeout(() => resolve(ok("done")), 300)),
+      };
+      const controller = new AbortController();
+      const replies: Reply[] = [
+        { content: Array.from({ length: 30 }, (_, i) => use(`t${i}`, "slow", {})), stop_reason: "tool_use" },
+      ];
+      await session(
+        runTurn,
+        replies,
+        async ({ run, events, history }) => {
+          const turn = run("q", controller.signal);
+          setTimeout(() => controller.abort(), 100);
+          await assert.rejects(turn);
+          assert.equal(events.filter((e) => e.type === "tool").length, 1, "tools run after the cancel");
+          assert.deepEqual(history, []);
+        },
+        { tools: [slow] },
+      );
+    },
+  },
+  {
+    name: "asks pause before each model call and each tool call (step-through): skip tells the model, quit rolls back",
+    hint: 'Before each model call, call options.pause?.({ type: "model", step, messages: history.length, inputTokensSoFar }); before each tool, pause?.({ type: "tool", step, name, input }). "skip": send SKIPPED (from src/agent.ts) as its result, with skipped: true in the tool event; "quit": throw new TurnQuit(), which the rollback catches.',
+    run: async (runTurn) => {
+      const decisions: Decision[] = [];
+      const verdicts: Verdict[] = ["run", "skip", "run"];
+      const pause = (decision: Decision) => {
+        decisions.push(decision);
+        return verdicts.shift() ?? "run";
+      };
+      const replies: Reply[] = [
+        { content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" },
+        { content: [text("skipped")], stop_reason: "end_turn" },
+      ];
+      await session(
+        runTurn,
+        replies,
+        async ({ run, requests, events }) => {
+          assert.equal((await run("q")).text, "skipped");
+          assert.deepEqual(decisions, [
+            { type: "model", step: 1, messages: 1, inputTokensSoFar: 0 },
+            { type: "tool", step: 1, name: "grep", input: { pattern: "main" } },
+            { type: "model", step: 2, messages: 3, inputTokensSoFar: 10 },
+          ]);
+          assert.deepEqual(requests[1].messages[2].content, [
+            {
+              type: "tool_result",
+              tool_use_id: "t1",
+              content: "Not run: skipped by the user (step-through mode).",
+              is_error: true,
+            },
+          ]);
+          const tool = events.find((e) => e.type === "tool");
+          assert.ok(tool?.type === "tool" && tool.skipped === true, "the tool event says skipped: true");
+        },
+        { pause },
+      );
+      await session(
+        runTurn,
+        [{ content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" }],
+        async ({ run, history }) => {
+          await assert.rejects(run("q"), TurnQuit, "quit: the turn throws new TurnQuit()");
+          assert.deepEqual(history, [], "quit leaves the history as it was before the turn");
+        },
+        { pause: (decision) => (decision.type === "tool" ? "quit" : "run") },
       );
     },
   },

@@ -1,4 +1,4 @@
-// The outline tool's tests (lesson 8's first project): `npm run check -- outline` runs them against a
+// The outline tool's tests (lesson 14's first project): `npm run check -- outline` runs them against a
 // learner's lessons/build/outline.ts, and test/exercises.test.ts against lessons/solutions/outline.ts.
 //
 // Scout has no outline tool of its own: these cases are its specification.
@@ -57,15 +57,19 @@ export const outlineCases: Case<MakeOutline>[] = [
   },
   {
     name: "finds TypeScript and Go definitions too",
-    hint: "Keywords to know: def, class, function, func, fn, interface, type, struct, enum; a definition may start with export, async, pub or default.",
+    hint: "Keywords to know: def, class, function, func, fn, interface, type, struct, enum; a definition may start with export, async, pub or default. Constants (const n = 1) may be listed too, or left out: lesson 15 counts them as definitions, the cases do not require them.",
     run: async (make) => {
       const ts =
         "import x from 'y';\nexport async function load() {}\ninterface Shape {}\nexport default class App {}\nconst n = 1;\n";
       const go = "package main\n\ntype Link struct {\n}\n\nfunc main() {\n}\n";
       const both = { "app.ts": ts, "main.go": go };
       const tsResult = await outlineIn(make, both, { path: "app.ts" });
+      const withoutConstants = tsResult.content
+        .split("\n")
+        .filter((line) => line !== "5: const n = 1;")
+        .join("\n");
       assert.equal(
-        tsResult.content,
+        withoutConstants,
         "2: export async function load() {}\n3: interface Shape {}\n4: export default class App {}",
       );
       const goResult = await outlineIn(make, both, { path: "main.go" });
@@ -96,7 +100,7 @@ export const outlineCases: Case<MakeOutline>[] = [
   },
   {
     name: "refuses a path outside the workspace, a protected file and a folder, as error results",
-    hint: "Start run with workspace.resolveInWorkspace(path) and return fail(resolved.error) when it is not ok (lesson 7); a folder is an error too (use list_files).",
+    hint: "Start run with workspace.resolveInWorkspace(path) and return fail(resolved.error) when it is not ok (lesson 8); a folder is an error too (use list_files).",
     run: async (make) => {
       const files = { "src/a.py": "def a():\n    pass\n", ".env": "SECRET=not-real\n" };
       for (const path of ["../outside.py", "/etc/passwd", ".env", "src"]) {

@@ -1,4 +1,4 @@
-// The permission rule's tests (lesson 13's exercise): `npm run check -- permissions` runs them against a
+// The permission rule's tests (lesson 12's exercise): `npm run check -- permissions` runs them against a
 // learner's lessons/build/permissions.ts, and test/exercises.test.ts against lessons/solutions/permissions.ts.
 //
 // Scout needs no permission layer of its own (its tools only read): these
@@ -51,6 +51,22 @@ export const permissionCases: Case<DenyTools>[] = [
       assert.equal(result.isError, true, `grep ran: ${result.content}`);
       assert.match(result.content, /\bgrep\b/, "the error does not name the tool");
       assert.match(result.content, /denied|not allowed|permission/i, "the error does not say a rule denies it");
+    },
+  },
+  {
+    name: "every tool on the list is denied, wherever it stands on the list",
+    hint: "Check each tool's name against the whole list (denied.includes(tool.name)), not against its first name.",
+    run: async (denyTools) => {
+      const guarded = denyTools(tools, ["list_files", "glob", "grep"]);
+      for (const [name, input] of [
+        ["list_files", {}],
+        ["glob", { pattern: "*.ts" }],
+        ["grep", { pattern: "main" }],
+      ] as const) {
+        const result = await call(guarded, name, input);
+        assert.equal(result.isError, true, `${name} ran: ${result.content}`);
+      }
+      assert.equal((await call(guarded, "read_file", { path: "README.md" })).isError, false, "read_file was refused");
     },
   },
   {

@@ -1,0 +1,18 @@
+// YOUR first test for the outline tool (lesson 15, project 1), written before the tool's code.
+//
+// `npm run check -- first-case` runs it against outline tools that are wrong
+// in the ways a first version is (no answer, every line, no line numbers or
+// wrong ones, an error for everything), where it must FAIL, and against a finished one,
+// where it must PASS. Write it as the cases in test/cases/outline.ts are
+// written. Stuck? lessons/solutions/first-case.ts is one answer.
+import type { Case } from "../../test/cases/case.js";
+import type { MakeOutline } from "../../test/cases/outline.js";
+
+export const firstCase: Case<MakeOutline> = {
+  name: "TODO",
+  hint: "TODO",
+  run: async (makeOutline) => {
+    // TODO: make the tool, run it on a real file in a real folder, and assert on what it shows.
+    void makeOutline;
+  },
+};
