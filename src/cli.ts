@@ -41,6 +41,7 @@ Options:
   --quiet                    hide the step log
   --verbose                  also print every tool result
   --trace FILE               append the session to FILE as JSON lines
+  --replay TRACE             answer from a --trace recording instead of a model (no key; the tools run live)
   --step                     step-through: pause before each model call and tool call (terminal only)
   --no-history               keep no question history (default: ~/.scout_history, or $SCOUT_HISTORY)
   --continue | --resume      resume this workspace's last REPL session | pick one of the recent ones
@@ -74,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
       quiet: { type: "boolean" },
       verbose: { type: "boolean" },
       trace: { type: "string" },
+      replay: { type: "string" },
       step: { type: "boolean" },
       "no-history": { type: "boolean" },
       continue: { type: "boolean" },
@@ -91,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
-  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace } = await import("./options.js");
+  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace, replayOf } = await import("./options.js");
   const { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } = await import(
     "./models/claude.js"
   );
@@ -109,7 +111,8 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
 
   const workspace = openWorkspace(values.cwd);
-  const offline = values.offline || !hasCredentials();
+  const replayed = values.replay === undefined ? undefined : await replayOf(values.replay, (t) => log.notice(t));
+  const offline = values.offline || replayed !== undefined || !hasCredentials();
   if (!offline) checkBaseUrl();
   const learner = await (await import("./learner-code.js")).loadLearnerCode(values, offline);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
@@ -143,10 +146,10 @@ async function main(argv: string[]): Promise<number> {
     pricing: { model: name, estimate: false, cache },
   });
   const session = new Session({
-    choice: offline ? offlineChoice() : claudeChoice(claudeName),
+    choice: replayed ?? (offline ? offlineChoice() : claudeChoice(claudeName)),
     chooseModel: (name) =>
       offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
-    describeError: describeApiError,
+    describeError: async (error) => replayed?.stopped(error) ?? describeApiError(error),
     // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
     schemaCosts: async (choice) => {
       const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");

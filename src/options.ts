@@ -65,3 +65,18 @@ export function maxStepsOption(value: string | undefined): number | undefined {
     );
   return maxSteps;
 }
+
+/**
+ * --replay TRACE: the recording as the session's model choice (the replay model, its label, its recorded usage
+ * shown as recorded); a trace that cannot be replayed is a usage error naming the line, the record and the field.
+ */
+export async function replayOf(file: string, notice: (text: string) => void) {
+  const { loadRecording, replayModel, replayStopped, ReplayError } = await import("./models/replay.js");
+  try {
+    const model = replayModel(loadRecording(file), notice);
+    const label = `replay of ${file} (recorded with ${model.name}; the tools run live, usage is as recorded)`;
+    return { model, label, estimated: false, pricing: { model: model.name, estimate: false }, stopped: replayStopped };
+  } catch (error) {
+    throw error instanceof ReplayError ? new UsageError(error.message) : error;
+  }
+}

@@ -81,7 +81,9 @@ describe("help and notices", () => {
       cwd: root,
       env: { ANTHROPIC_API_KEY: "k" },
     });
-    expect(run.stderr).toContain("(offline teaching model (--offline): a fixed search-then-read policy, not an LLM)\n");
+    expect(run.stderr).toContain(
+      "(offline teaching model (--offline): a fixed search-then-read policy, not an LLM (it finds definitions, usages, test files, files by kind, folders and text, and explains nothing))\n",
+    );
     expect(run.stderr).not.toContain("set ANTHROPIC_API_KEY");
     expect(run.stderr).toContain("(--model claude-opus-4-1 is ignored: the offline teaching model answers)\n");
     expect(run.code).toBe(0);

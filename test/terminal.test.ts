@@ -23,7 +23,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
 
     const screen = pty.screen();
     expect(screen).toMatch(
-      /^scout \d+\.\d+\.\d+ · model: offline teaching model: .*not an LLM; set ANTHROPIC_API_KEY to talk to Claude\n/,
+      /^scout \d+\.\d+\.\d+ · model: offline teaching model: .*not an LLM \(it finds definitions, usages, test files, files by kind, folders and text, and explains nothing\); set ANTHROPIC_API_KEY to talk to Claude\n/,
     );
     expect(screen).toContain(`workspace: ${root}\n`);
     expect(screen).toContain("Type a question, or /help.\nyou > where is safe_path defined?\n");

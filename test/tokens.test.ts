@@ -283,3 +283,27 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     );
   });
 });
+
+describe("the tokenizer built on another thread (the REPL's first answer does not wait for it)", () => {
+  it("counts exactly what this thread counts, and the process still exits on its own", async () => {
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    const { REPO_ROOT } = await import("./helpers.js");
+    const texts = [
+      "",
+      "hello world",
+      SYSTEM_PROMPT,
+      "naïve café ﬁ 🙂 \u0000 tabs\tand\nlines",
+      JSON.stringify(toolSchemas()),
+    ];
+    const script = (warm: boolean) =>
+      `const m = await import(${JSON.stringify(`${REPO_ROOT}/dist/tokens/count.js`)});` +
+      `${warm ? "m.warmTokenizer();" : ""}` +
+      `console.log(JSON.stringify(${JSON.stringify(texts)}.map((t) => m.estimateTokens(t))));`;
+    const run = async (warm: boolean) =>
+      JSON.parse((await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script(warm)])).stdout);
+    const [onHelper, here] = await Promise.all([run(true), run(false)]);
+    expect(onHelper).toEqual(here); // and both processes exited: an unref'd worker does not keep one alive
+    expect(here[1]).toBeGreaterThan(0);
+  });
+});

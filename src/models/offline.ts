@@ -15,12 +15,13 @@ import { type Exchange, nextMove } from "./offline/policy.js";
 import { parseQuestion } from "./offline/question.js";
 
 export const OFFLINE_MODEL_NAME = "offline-teacher";
+/** The kinds of question the policy answers, and the one it does not: said in the banner and in /help. */
+export const OFFLINE_REACH =
+  "it finds definitions, usages, test files, files by kind, folders and text, and explains nothing";
 /** Said once at start-up, so nobody mistakes the offline model for an LLM. */
-export const OFFLINE_NOTICE =
-  "offline teaching model: a fixed search-then-read policy, not an LLM; set ANTHROPIC_API_KEY to talk to Claude";
+export const OFFLINE_NOTICE = `offline teaching model: a fixed search-then-read policy, not an LLM (${OFFLINE_REACH}); set ANTHROPIC_API_KEY to talk to Claude`;
 /** With --offline the key is there: this notice does not ask for one. */
-export const OFFLINE_BY_CHOICE_NOTICE =
-  "offline teaching model (--offline): a fixed search-then-read policy, not an LLM";
+export const OFFLINE_BY_CHOICE_NOTICE = `offline teaching model (--offline): a fixed search-then-read policy, not an LLM (${OFFLINE_REACH})`;
 
 export function offlineModel(): Model {
   return {

@@ -17,7 +17,9 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
 Ctrl-C or Esc cancels a running turn; Ctrl-C clears the line. Up/Down recall earlier questions.
 Tab completes commands, their arguments, and paths after @; @path attaches that file.
 A multi-line paste is one question; its line breaks show as ⏎, as do backslash-Enter and Alt-Enter.
-Ctrl-Z suspends Scout (fg brings it back).`;
+Ctrl-Z suspends Scout (fg brings it back).
+Without a key, the offline teaching model answers: where is X defined?  who calls X? / where is X used?
+  which files are tests? (or python, docs …)  what is in src?  and lines that mention words; it cannot explain code.`;
 
 /** What a command may change beyond the session: step-through mode exists only on a terminal. */
 export interface CommandContext {

@@ -6,6 +6,7 @@
 // Claude models, which is only approximate for current ones. Every figure
 // says which it is.
 import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import type { MessageParam } from "../agent.js";
 import type { toolSchemas } from "../tools/index.js";
 
@@ -26,9 +27,58 @@ let last = { text: "", tokens: 0 };
  */
 export function estimateTokens(text: string): number {
   if (text === last.text) return last.tokens;
+  const counted = helper && countOnHelper(text);
+  if (counted !== undefined && counted !== false) {
+    last = { text, tokens: counted };
+    return counted;
+  }
   encoder ??= (createRequire(import.meta.url)("@anthropic-ai/tokenizer") as { getTokenizer(): Encoder }).getTokenizer();
   last = { text, tokens: encoder.encode(text.normalize("NFKC"), "all").length };
   return last.tokens;
+}
+
+/**
+ * The tokenizer built on another thread: building it takes ~1.2 s of CPU, which the REPL's first answer
+ * would otherwise wait for. warmTokenizer starts the build as the REPL opens, while the person types; then
+ * estimateTokens asks the thread and waits for its count (a shared flag, so the call stays synchronous), and
+ * waits for the build itself only if Enter came first. If the thread fails, counting falls back to this one.
+ */
+let helper: { worker: Worker; flags: Int32Array } | undefined;
+/** How long one count may wait for the thread (the build included) before counting falls back to this thread. */
+const HELPER_WAIT_MS = 10_000;
+
+const HELPER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const flags = new Int32Array(workerData.shared);
+const encoder = require(workerData.tokenizer).getTokenizer();
+parentPort.on("message", (text) => {
+  Atomics.store(flags, 1, encoder.encode(text.normalize("NFKC"), "all").length);
+  Atomics.store(flags, 0, 1);
+  Atomics.notify(flags, 0);
+});`;
+
+/** Starts building the tokenizer on a worker thread (once); the process does not wait for it to exit. */
+export function warmTokenizer(): void {
+  if (encoder || helper) return;
+  const shared = new SharedArrayBuffer(8);
+  const tokenizer = createRequire(import.meta.url).resolve("@anthropic-ai/tokenizer");
+  const worker = new Worker(HELPER_SOURCE, { eval: true, workerData: { shared, tokenizer } });
+  worker.unref();
+  worker.on("error", () => (helper = undefined));
+  helper = { worker, flags: new Int32Array(shared) };
+}
+
+/** The thread's count of `text`, or false when it did not answer in time (then it is not asked again). */
+function countOnHelper(text: string): number | false {
+  const { worker, flags } = helper!;
+  Atomics.store(flags, 0, 0);
+  worker.postMessage(text);
+  if (Atomics.wait(flags, 0, 0, HELPER_WAIT_MS) === "timed-out") {
+    helper = undefined;
+    void worker.terminate();
+    return false;
+  }
+  return Atomics.load(flags, 1);
 }
 
 type ToolSchema = ReturnType<typeof toolSchemas>[number];

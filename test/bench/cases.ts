@@ -10,7 +10,15 @@ import { runTool } from "../../src/tools/index.js";
 import { MEMORY_WATCHED } from "../../src/tools/ripgrep.js";
 import { DEFAULT_DESIGN } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/workspace/workspace.js";
-import { measurePeakRss, runProcess, stopAfterLines, timeInterleaved, timeToOutput, type Timing } from "./measure.js";
+import {
+  measurePeakRss,
+  runProcess,
+  stopAfterLines,
+  timeEnterToOutput,
+  timeInterleaved,
+  timeToOutput,
+  type Timing,
+} from "./measure.js";
 import { TOKENS, type Manifest } from "./tree.js";
 
 /** The repository: `npm run` starts scripts there (the bench runs from its compiled copy under node_modules/.cache). */
@@ -427,6 +435,27 @@ async function startupCases(ctx: Context): Promise<TimingRow[]> {
         },
       ],
       [NODE_CASE],
+    )),
+  );
+  // The first answer in the REPL, from Enter, on the lessons' sample project: the question typed at 10 keys a
+  // second, as a quick typist does, while the tokenizer builds on another thread (issue 22's target: 300 ms).
+  const sample = path.join(REPO_ROOT, "lessons", "sample-project");
+  const firstAnswer = (keyGapMs: number) => async () =>
+    void (await timeEnterToOutput(SCRIPT, ["-qfec", replCommand, "/dev/null"], sample, {
+      prompt: REPL_PROMPT,
+      keys: "where is make_slug defined?",
+      keyGapMs,
+      marker: "is defined at src/shortly/slugs.py:12",
+    }));
+  rows.push(
+    ...(await measureSection(
+      ctx,
+      { key: "first-answer", title: "the REPL's first answer, from Enter (sample project)" },
+      [
+        { id: "typed", label: "question typed at 10 keys/s, then Enter", run: firstAnswer(100) },
+        { id: "pasted", label: "question pasted at once, then Enter", run: firstAnswer(0) },
+      ],
+      [],
     )),
   );
   return rows;

@@ -121,6 +121,54 @@ export function timeToOutput(command: string, args: string[], cwd: string, marke
   });
 }
 
+/**
+ * Time from Enter to `marker` in a REPL's output: waits for `prompt`, types `keys` one every `keyGapMs` (a person
+ * typing a question, while the REPL may warm up in the background), presses Enter, and times until the answer.
+ */
+export function timeEnterToOutput(
+  command: string,
+  args: string[],
+  cwd: string,
+  { prompt, keys, keyGapMs, marker }: { prompt: string; keys: string; keyGapMs: number; marker: string },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    let output = "";
+    let enter: number | null = null;
+    let elapsed: number | null = null;
+    let typing = false;
+    const type = async () => {
+      typing = true;
+      if (keyGapMs === 0)
+        child.stdin.write(keys); // a paste: one chunk
+      else
+        for (const key of keys) {
+          child.stdin.write(key);
+          await new Promise((done) => setTimeout(done, keyGapMs));
+        }
+      output = "";
+      enter = performance.now();
+      child.stdin.write("\r");
+    };
+    const onData = (chunk: Buffer) => {
+      if (elapsed !== null) return;
+      output = (output + chunk.toString()).slice(-MAX_WAIT_OUTPUT_CHARS);
+      if (!typing && output.includes(prompt)) void type();
+      if (enter === null || !output.includes(marker)) return;
+      elapsed = performance.now() - enter;
+      process.kill(-child.pid!, "SIGKILL"); // the whole group: `script` and what it started
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("error", reject);
+    child.on("close", () =>
+      elapsed === null
+        ? reject(new Error(`${command} exited before writing "${marker}": ${output.slice(-500)}`))
+        : resolve(elapsed),
+    );
+  });
+}
+
 // ---------------------------------------------------------------- memory
 
 /** GNU time reports the peak RSS of a process and of the children it waited for (%M, in KiB). */

@@ -1,5 +1,14 @@
 // Writes the offline model's answers from what the tools returned: quotes only lines a tool really showed, and says plainly what failed.
-import { type Definition, type Hit, fileRank, isComment, isImport, definitionTier } from "./definitions.js";
+import {
+  type Definition,
+  definitionTier,
+  escapeRegex,
+  fileRank,
+  type Hit,
+  isComment,
+  isImport,
+  isSource,
+} from "./definitions.js";
 
 /** How many files or entries an answer lists. */
 export const MAX_LISTED = 10;
@@ -10,6 +19,8 @@ const MAX_LINES_PER_FILE = 12;
 export interface Read {
   result: string;
   isError: boolean;
+  /** The first line the read asked for: the window's lines are numbered from it when read_file shows no numbers. */
+  offset?: number;
 }
 
 /** "`X` is defined at path:line:" and the lines around it from the window read, for each definition read. */
@@ -22,7 +33,7 @@ export function definitionAnswer(
   const parts = read.map(({ definition, window }, index) => {
     const where = `${definition.path}:${definition.line}`;
     const heading = index === 0 ? `\`${name}\` is defined at ${where}` : `It is also defined at ${where}`;
-    const quote = window.isError ? [] : quoteAround(window.result, definition.line);
+    const quote = window.isError ? [] : quoteAround(window.result, definition.line, window.offset);
     if (quote.length === 0) {
       // Never an empty quote: grep's own line is evidence too, and the reason the window is missing is said.
       const why = window.isError
@@ -41,9 +52,18 @@ export function definitionAnswer(
   return parts.join("\n\n");
 }
 
-/** The window's lines from one before the line to three after, indented as a quote. */
-function quoteAround(window: string, line: number): string[] {
-  const numbered = window.split("\n").filter((text) => /^\s*\d+\t/.test(text));
+/**
+ * The window's lines from one before the line to three after, indented as a quote. Without line numbers
+ * (line-numbers=off), the window's lines are counted from the offset asked for.
+ */
+function quoteAround(window: string, line: number, offset?: number): string[] {
+  const lines = window.split("\n");
+  if (offset !== undefined && !lines.some((text) => /^\s*\d+\t/.test(text))) {
+    const body = lines.filter((text) => !/^\(.*\)$/.test(text)); // read_file's footer, "(lines 5-19 of 40 …)"
+    if (line - offset >= body.length) return [];
+    return body.slice(Math.max(0, line - 1 - offset), line + 3 - offset + 1).map((text) => `    ${text}`);
+  }
+  const numbered = lines.filter((text) => /^\s*\d+\t/.test(text));
   if (!numbered.some((text) => Number(/^\s*(\d+)\t/.exec(text)![1]) === line)) return [];
   return numbered
     .filter((text) => {
@@ -58,24 +78,30 @@ function quoteAround(window: string, line: number): string[] {
  * lines in docs are set apart, not counted. `capped` says the grep stopped at its cap.
  */
 export function usageAnswer(name: string, hits: Hit[], callsOnly: boolean, capped: boolean): string {
-  const definitions = hits.filter((hit) => definitionTier(hit.text, name) !== null);
-  const imports = hits.filter((hit) => isImport(hit.text));
-  const sites = hits.filter(
-    (hit) => !definitions.includes(hit) && !imports.includes(hit) && !isComment(hit.text) && fileRank(hit.path) < 2,
-  );
+  // Each line is one kind, decided once, so the counts add up.
+  const kindOf = (hit: Hit) =>
+    definitionTier(hit.text, name, hit.path) !== null
+      ? "definition"
+      : isImport(hit.text)
+        ? "import"
+        : isComment(hit.text, hit.path) || fileRank(hit.path) >= 2
+          ? "elsewhere"
+          : "site";
+  const kinds = hits.map((hit) => ({ hit, kind: kindOf(hit) }));
+  const definitions = kinds.filter((k) => k.kind === "definition").map((k) => k.hit);
+  const imports = kinds.filter((k) => k.kind === "import").length;
+  const elsewhere = kinds.filter((k) => k.kind === "elsewhere").length;
+  const sites = kinds.filter((k) => k.kind === "site").map((k) => k.hit);
   const verb = callsOnly ? "called" : "used";
-  const elsewhere = hits.length - definitions.length - imports.length - sites.length;
   const notCounted = [
     definitions.length ? `the definition at ${definitions.map((d) => `${d.path}:${d.line}`).join(", ")}` : "",
-    imports.length ? `${imports.length} import${imports.length === 1 ? "" : "s"}` : "",
+    imports ? `${imports} import${imports === 1 ? "" : "s"}` : "",
     elsewhere ? `${elsewhere} line${elsewhere === 1 ? "" : "s"} in comments or docs` : "",
   ].filter(Boolean);
   const footer = notCounted.length ? [`Not counted: ${notCounted.join("; ")}.`] : [];
   if (sites.length === 0) {
-    return [
-      `I found no line where \`${name}\` is ${verb}${callsOnly ? ` (no \`${name}(\` outside its definition)` : ""}.`,
-      ...footer,
-    ].join("\n");
+    const outside = callsOnly && definitions.length ? ` (no \`${name}(\` outside its definition)` : "";
+    return [`I found no line where \`${name}\` is ${verb}${outside}.`, ...footer].join("\n");
   }
   const byFile = new Map<string, number[]>();
   for (const site of sites) byFile.set(site.path, [...(byFile.get(site.path) ?? []), site.line]);
@@ -85,14 +111,20 @@ export function usageAnswer(name: string, hits: Hit[], callsOnly: boolean, cappe
     return `- ${file}:${shown}${lines.length > MAX_LINES_PER_FILE ? ", …" : ""} (${lines.length})`;
   });
   if (byFile.size > MAX_LISTED) rows.push(`- … and ${byFile.size - MAX_LISTED} more files`);
-  const count = `${capped ? "at least " : ""}${sites.length} time${sites.length === 1 ? "" : "s"} in ${byFile.size} file${byFile.size === 1 ? "" : "s"}`;
+  // Two calls on one line are two calls: counted on the line, said with the lines when they differ.
+  const each = callsOnly ? new RegExp(`(?:^|[^\\w$])${escapeRegex(name)}\\s*\\(`, "g") : null;
+  const times = each
+    ? sites.reduce((sum, site) => sum + Math.max(1, site.text.match(each)?.length ?? 0), 0)
+    : sites.length;
+  const onLines = times === sites.length ? "" : ` on ${sites.length} line${sites.length === 1 ? "" : "s"}`;
+  const count = `${capped ? "at least " : ""}${times} time${times === 1 ? "" : "s"}${onLines} in ${byFile.size} file${byFile.size === 1 ? "" : "s"}`;
   const cap = capped ? ["(grep stopped at its cap, so there are more.)"] : [];
   return [`\`${name}\` is ${verb} ${count}:`, ...rows, ...cap, ...footer].join("\n");
 }
 
 /** Lines that mention the words: where each is, quoted from grep. */
 export function mentionAnswer(what: string, hits: Hit[], note: string): string {
-  const shown = hits.slice(0, MAX_LISTED).map((hit) => `- ${hit.path}:${hit.line}: ${hit.text.trim()}`);
+  const shown = hits.slice(0, MAX_LISTED).map((hit) => `- ${hit.path}:${hit.line}: ${unclipped(hit.text).trim()}`);
   const more = hits.length > shown.length ? [`- … and ${hits.length - shown.length} more`] : [];
   return [`${note}${what} appears at:`, ...shown, ...more].join("\n");
 }
@@ -115,4 +147,59 @@ export function honestFailure(tool: string, result: string): string {
     ? " I did not retry a broader search, which would take longer still; ask about a folder or a file kind to narrow it."
     : "";
   return `I couldn't get an answer: ${tool} said "${message}".${advice}`;
+}
+
+/** A line as quoted in an answer: grep's clipped-line marker becomes a plain "…" (the marker is the tool's words, not the file's). */
+function unclipped(text: string): string {
+  return text.replace(/ … \[line clipped at \d+ characters\]$/, " …");
+}
+
+/** What a definition line looks like for the overview: a keyword form at any indent. */
+const OVERVIEW_DEFINITION =
+  /^\s*(?:(?:export|default|pub|public|private|static|async|abstract)\s+)*(?:class|def|function\*?|func|fn|struct|enum|trait|interface|type|macro_rules!)\s*(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/;
+const EXPLANATION_NEEDS_A_MODEL =
+  "I can't explain code: I am a fixed search-then-read policy, not a language model. An explanation needs a real model (set ANTHROPIC_API_KEY).";
+
+/** Piped text: its size, its definitions with line numbers, what it imports, and the plain limit. */
+export function overviewAnswer(text: string): string {
+  const lines = text.replace(/\n$/, "").split("\n");
+  const definitions = lines.flatMap((line, index) => {
+    const name = OVERVIEW_DEFINITION.exec(line)?.[1];
+    return name ? [`- line ${index + 1}: ${name}`] : [];
+  });
+  const imports = lines.filter((line) => isImport(line)).map((line) => `- ${unclipped(line.trim()).slice(0, 120)}`);
+  return [
+    EXPLANATION_NEEDS_A_MODEL,
+    "",
+    `What the piped text holds: ${lines.length} line${lines.length === 1 ? "" : "s"}, ${text.length} characters.`,
+    ...(definitions.length
+      ? [
+          `Definitions (${definitions.length}):`,
+          ...definitions.slice(0, MAX_LISTED * 2),
+          ...(definitions.length > MAX_LISTED * 2 ? [`- … and ${definitions.length - MAX_LISTED * 2} more`] : []),
+        ]
+      : ["No definitions (class, def, function, func, fn, struct, …) in it."]),
+    ...(imports.length ? [`Imports (${imports.length}):`, ...imports.slice(0, MAX_LISTED)] : ["No imports in it."]),
+  ].join("\n");
+}
+
+/** "What does this project do?": the top level, the README's first lines, and the plain limit. */
+export function projectOverviewAnswer(listing: string, readme: { path: string; text: string } | null): string {
+  const entries = listing.split("\n").filter((line) => line && !line.startsWith("("));
+  const code = entries.filter((entry) => isSource(entry)).length;
+  const start = readme
+    ? readme.text
+        .split("\n")
+        .filter((line) => /^\s*\d+\t\S/.test(line) || (!/^\s*\d+\t/.test(line) && line.trim() && !line.startsWith("(")))
+        .slice(0, 6)
+        .map((line) => `    ${line}`)
+    : [];
+  return [
+    EXPLANATION_NEEDS_A_MODEL,
+    "",
+    `What I can show: the top level holds ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${code ? ` (${code} code file${code === 1 ? "" : "s"})` : ""}:`,
+    ...entries.slice(0, MAX_LISTED).map((entry) => `- ${entry}`),
+    ...(entries.length > MAX_LISTED ? [`- … and ${entries.length - MAX_LISTED} more`] : []),
+    ...(readme ? ["", `${readme.path} begins:`, ...start] : ["", "There is no README at the top level."]),
+  ].join("\n");
 }

@@ -1,12 +1,10 @@
 // The offline model's policy: given the question and the tool calls made so far in this turn, the next move — a thought and one or more tool calls, or the answer.
-import { definitionAnswer, honestFailure, listAnswer, mentionAnswer, usageAnswer } from "./answers.js";
+import { definitionAnswer, honestFailure, mentionAnswer, usageAnswer } from "./answers.js";
 import {
   type Definition,
   definitionPattern,
   definitionRank,
-  escapeRegex,
   isCapped,
-  stem,
   matchesInclude,
   sortBySource,
   narrowingInclude,
@@ -15,6 +13,7 @@ import {
   topLevelPattern,
   wholeWord,
 } from "./definitions.js";
+import { type Exchange, call, filesMove, folderMove, type Move, namedMove, overviewMove, textMove } from "./listing.js";
 import type { Question } from "./question.js";
 
 /** Lines read around a definition, and where the definition sits in that window. */
@@ -23,18 +22,7 @@ export const LINES_BEFORE_HIT = 4;
 /** At most this many definitions are read at once (in one message: parallel tool calls). */
 const MAX_PARALLEL_READS = 2;
 
-/** One tool call of this turn and what came back. `batch` counts the model's messages. */
-export interface Exchange {
-  batch: number;
-  name: string;
-  input: Record<string, any>;
-  result: string;
-  isError: boolean;
-}
-
-export type Call = { name: string; input: Record<string, unknown> };
-/** The thought is one line said before the tool calls, so the step log shows why. */
-export type Move = { thought: string; calls: Call[] } | { answer: string };
+export type { Call, Exchange, Move } from "./listing.js";
 
 export function nextMove(question: Question, done: Exchange[]): Move {
   const last = done.filter((exchange) => exchange.batch === done.at(-1)?.batch);
@@ -50,19 +38,11 @@ export function nextMove(question: Question, done: Exchange[]): Move {
     case "named":
       return namedMove(question.name, last);
     case "files":
-      if (!last.length)
-        return {
-          thought: "A question about kinds of files: glob lists them.",
-          calls: [call("glob", { pattern: question.pattern })],
-        };
-      return { answer: listAnswer(`Files matching \`${question.pattern}\`, newest first:`, last[0].result) };
+      return filesMove(question.pattern, question.tests === true, last);
+    case "overview":
+      return overviewMove(question.text, done, last);
     case "folder":
-      if (!last.length)
-        return {
-          thought: "A question about a folder: list_files shows what it holds.",
-          calls: [call("list_files", { path: question.path })],
-        };
-      return { answer: listAnswer(`\`${question.path}\` holds, newest first:`, last[0].result) };
+      return folderMove(question.path, last);
     default:
       return { answer: "Ask me about a name in the code, for example: where is main defined?" };
   }
@@ -89,7 +69,7 @@ function definitionMove(name: string, owner: string | undefined, done: Exchange[
       const definition = definitions.find(
         (d) => d.path === exchange.input.path && windowStart(d) === exchange.input.offset,
       );
-      return definition ? [{ definition, window: exchange }] : [];
+      return definition ? [{ definition, window: { ...exchange, offset: windowStart(definition) } }] : [];
     });
     return {
       answer: definitionAnswer(
@@ -144,7 +124,8 @@ function bestDefinitions(name: string, owner: string | undefined, done: Exchange
   if (!owner) return definitions;
   const classes = ownerDefinitions(owner, done);
   const inside = definitions.filter((d) => classes.some((c) => c.path === d.path && c.line < d.line));
-  return [...inside, ...definitions.filter((d) => !inside.includes(d))];
+  // Inside the owner, only those: the same method name in an unrelated class is not "also" the answer.
+  return inside.length ? inside : definitions;
 }
 
 function ownerDefinitions(owner: string, done: Exchange[]): Definition[] {
@@ -195,48 +176,6 @@ function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exc
   return { answer: usageAnswer(name, hits, callsOnly, isCapped(search.result)) };
 }
 
-/** Lines that mention two words together (either order), else the longer word alone. */
-function textMove(words: string[], done: Exchange[], last: Exchange[]): Move {
-  const stems = [...new Set(words.map(stem))].sort((a, b) => b.length - a.length).slice(0, 2);
-  const together = stems.length === 2 ? `(?i)${stems[0]}.*${stems[1]}|${stems[1]}.*${stems[0]}` : `(?i)${stems[0]}`;
-  if (!last.length)
-    return {
-      thought: `No name to look up; searching for lines that mention ${stems.map((s) => `"${s}"`).join(" and ")}.`,
-      calls: [call("grep", { pattern: together })],
-    };
-  const hits = sortBySource(parseHits(last[0].result));
-  if (hits.length) return { answer: mentionAnswer(`${stems.map((s) => `"${s}"`).join(" with ")}`, hits, "") };
-  if (done.length === 1 && stems.length === 2)
-    return {
-      thought: `No line has both; searching for "${stems[0]}" alone.`,
-      calls: [call("grep", { pattern: `(?i)${stems[0]}` })],
-    };
-  return { answer: `I couldn't find lines mentioning ${stems.map((s) => `"${s}"`).join(" or ")} in the workspace.` };
-}
-
-/** A file or package name: files named like it and lines that mention it, asked for together. */
-function namedMove(name: string, last: Exchange[]): Move {
-  if (!last.length)
-    return {
-      thought: `\`${name}\` looks like a file or package name: globbing for files named like it and grepping for it, at once.`,
-      calls: [call("glob", { pattern: `**/*${name}*` }), call("grep", { pattern: escapeRegex(name) })],
-    };
-  const [files, lines] = last;
-  const named = files.result.startsWith("No files")
-    ? "No file is named like it."
-    : listAnswer(`Files named like \`${name}\`:`, files.result);
-  const hits = sortBySource(parseHits(lines.result));
-  return {
-    answer: [named, hits.length ? mentionAnswer(`\`${name}\``, hits, "") : `No line mentions \`${name}\`.`].join(
-      "\n\n",
-    ),
-  };
-}
-
 function windowStart(d: Definition): number {
   return Math.max(1, d.line - LINES_BEFORE_HIT);
-}
-
-function call(name: string, input: Record<string, unknown>): Call {
-  return { name, input };
 }
