@@ -118,6 +118,9 @@ async function main(argv: string[]): Promise<number> {
   if (!offline) checkBaseUrl();
   const learner = await (await import("./learner-code.js")).loadLearnerCode(values, offline);
   const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
+  const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
+  const { MarkdownStream } = drawMarkdown ? await import("./repl/markdown.js") : { MarkdownStream: undefined };
   const log = new StepLog({
     quiet: values.quiet,
     verbose: values.verbose,
@@ -125,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
     spinner: Boolean(process.stderr.isTTY),
     holdText: !process.stdout.isTTY,
     writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
+    answerDrawer: MarkdownStream && ((write) => new MarkdownStream(write, () => process.stdout.columns || 80)),
     pricing: (): Pricing => session.choice.pricing,
   });
   // Offline, tokens are estimates, priced as the Claude model a key would use.

@@ -32,6 +32,14 @@ export interface StepLogOptions {
   writeStep?: (text: string) => void;
   /** Where answer text goes (default: stdout). */
   writeAnswer?: (text: string) => void;
+  /** Draws streamed answer text instead of writing it as is (a terminal's Markdown, src/repl/markdown.ts). */
+  answerDrawer?: (write: (text: string) => void) => AnswerDrawer;
+}
+
+/** What draws a streamed answer: text as it arrives (already escaped), then the answer's end. */
+export interface AnswerDrawer {
+  push(text: string): void;
+  end(): void;
 }
 
 /** The default printer: pass `log.onStep` and `log.onText` to runTurn. */
@@ -43,10 +51,12 @@ export class StepLog {
   private held = "";
   private readonly writeStep: (text: string) => void;
   private readonly writeAnswer: (text: string) => void;
+  private readonly drawer: AnswerDrawer | undefined;
 
   constructor(private readonly options: StepLogOptions = {}) {
     this.writeStep = options.writeStep ?? ((text) => process.stderr.write(text));
     this.writeAnswer = options.writeAnswer ?? ((text) => process.stdout.write(text));
+    this.drawer = options.answerDrawer?.(this.writeAnswer);
   }
 
   /** The [n] of the last step line: the trace numbers its records the same way. */
@@ -96,7 +106,8 @@ export class StepLog {
       return;
     }
     this.answerOpen = true;
-    this.writeAnswer(escapeControl(text));
+    if (this.drawer) this.drawer.push(escapeControl(text));
+    else this.writeAnswer(escapeControl(text));
   };
 
   /** A line that is not a step (a retry, a pause): printed now, unless quiet. */
@@ -118,7 +129,10 @@ export class StepLog {
 
   /** Ends a streamed answer with a newline, so step lines start on their own line. */
   private endAnswer(): void {
-    if (this.answerOpen) this.writeAnswer("\n");
+    if (this.answerOpen) {
+      this.drawer?.end();
+      this.writeAnswer("\n");
+    }
     this.answerOpen = false;
   }
 

@@ -120,3 +120,40 @@ export function plain(text: string): string {
 
 /** n prompts on the screen. */
 export const prompts = (n: number) => new RegExp(`(you > [^]*){${n}}`);
+
+/**
+ * The rows a terminal `columns` wide shows after `raw`: applies \r, \n, cursor-up (ESC[nA), clear-below (ESC[J),
+ * clear-right (ESC[K) and the wrap at the last column (as xterm: the next character, not the cursor, wraps); colour dropped.
+ */
+export function drawnRows(raw: string, columns = Number.POSITIVE_INFINITY): string[] {
+  const rows = [""];
+  let row = 0;
+  let col = 0;
+  const text = raw.replace(/\x1b\[[0-9;?]*[a-zA-IK-Z]/g, (code) => (/[AK]$/.test(code) ? code : ""));
+  for (let i = 0; i < text.length; i++) {
+    const move = /^\x1b\[(\d*)([AJK])/.exec(text.slice(i));
+    if (move) {
+      if (move[2] === "A") row = Math.max(0, row - Number(move[1] || 1));
+      else if (move[2] === "K") rows[row] = rows[row].slice(0, col);
+      else {
+        rows[row] = rows[row].slice(0, col);
+        rows.length = row + 1;
+      }
+      i += move[0].length - 1;
+    } else if (text[i] === "\r") col = 0;
+    else if (text[i] === "\n") {
+      row++;
+      col = 0;
+      if (rows.length <= row) rows.push("");
+    } else {
+      if (col >= columns) {
+        row++;
+        col = 0;
+        if (rows.length <= row) rows.push("");
+      }
+      rows[row] = rows[row].slice(0, col).padEnd(col) + text[i] + rows[row].slice(col + 1);
+      col++;
+    }
+  }
+  return rows;
+}

@@ -49,7 +49,7 @@ describe("the prompt", { timeout: 90_000 }, () => {
     await second.waitFor(prompts(2));
     second.type("\x04");
     expect(await second.exited).toBe(0);
-    expect(second.screen()).toContain("`safe_path` is defined at app.py:3");
+    expect(second.screen()).toContain("safe_path is defined at app.py:3"); // its Markdown drawn: no backticks
 
     const off = tree({});
     const third = scoutOnPty(tree(FILES), { HOME: off, SCOUT_HISTORY: "" });

@@ -3,9 +3,9 @@
 // bytes \x03 / \x04 and the pty sends no SIGINT to anyone.
 import { describe, expect, it } from "vitest";
 import { hang, reply, stall, startApiServer, text } from "./api-server.js";
-import { type Launch, makeTree } from "./helpers.js";
+import { type Launch, makeTree, runCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
-import { prompts, scoutOnPty } from "./pty.js";
+import { drawnRows, prompts, scoutOnPty } from "./pty.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 
@@ -27,13 +27,14 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     );
     expect(screen).toContain(`workspace: ${root}\n`);
     expect(screen).toContain("Type a question, or /help.\nyou > where is safe_path defined?\n");
-    // On a terminal the thought streams like any model text, on its own line before the call it explains.
+    // On a terminal the thought streams like any model text, on its own line before the call it explains
+    // (its Markdown drawn: `safe_path` in the code colour, without the backticks; wrapped to the window).
     expect(screen).toMatch(
-      /\nSearching for a line that defines `safe_path` .*\n\[1\] model offline-teacher → tool_use/,
+      /\nSearching for a line that defines safe_path [^[]*\n\[1\] model offline-teacher → tool_use/,
     );
     expect(screen).toMatch(/\[2\] grep \{"pattern":".*safe_path.* → /);
     expect(screen).toMatch(/\[4\] read_file \{"path":"app.py","offset":1,"limit":15\} → lines 1-4 of 4/);
-    expect(screen).toContain("`safe_path` is defined at app.py:3");
+    expect(screen).toContain("safe_path is defined at app.py:3");
     expect(screen).toMatch(/turn: grep → read_file → answer · 3 model calls/);
     for (const name of ["read_file", "list_files", "glob", "grep"])
       expect(screen).toMatch(new RegExp(`^${name} +\\S`, "m"));
@@ -56,7 +57,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     await pty.waitFor(prompts(3));
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
-    expect(pty.screen()).toContain("`safe_path` is defined at app.py:3");
+    expect(pty.screen()).toContain("safe_path is defined at app.py:3");
     expect(pty.screen()).toMatch(/^baseline \(no tools\)/m);
     for (const file of ["agent.js", "tools/grep.js", "tools/read_file.js", "tokens/schema-costs.js"])
       expect(probe.loaded()).toContain(file);
@@ -72,7 +73,8 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
     expect(pty.raw()).not.toMatch(/\x1b\]|\x07|\x1b\[2J/);
-    expect(pty.screen()).toContain("token = \\x1b]52;c;ZXZpbA==\\x07");
+    // The answer is wrapped to the window, so its words may be on two rows.
+    expect(pty.screen().replace(/\n/g, " ")).toContain("token = \\x1b]52;c;ZXZpbA==\\x07");
     expect(pty.raw()).toContain("\x1b[2m[1] model"); // dimmed step lines, as before
 
     const args = ["tool", "read_file", "--cwd", root, JSON.stringify({ path: name })];
@@ -184,6 +186,87 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
       );
       // The next turn starts clean: its answer, then its step line, with no stray blank line.
       expect(pty.screen()).toMatch(/you > the next question\nThe second answer\.\n\[1\] model /);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe("answers' Markdown on a terminal", { timeout: 60_000 }, () => {
+  const ANSWER = [
+    "# The **safe** path",
+    "",
+    "It is `safe_path` in **app.py**, which normalises every path it is given before anything opens it.",
+    "",
+    "- one item",
+    "- a second item long enough to be wrapped onto another row",
+    "",
+    "```python",
+    "return os.path.normpath(p)",
+    "```",
+    "Done.",
+  ].join("\n");
+
+  async function ask(env: Record<string, string | undefined>) {
+    const api = await startApiServer();
+    try {
+      api.script(reply([text(ANSWER)]));
+      const pty = scoutOnPty(makeTree(FILES), { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ...env });
+      await pty.waitFor(/you > /);
+      pty.resize(40);
+      pty.type("where is safe_path?\r");
+      await pty.waitFor(prompts(2));
+      pty.type("/exit\r");
+      expect(await pty.exited).toBe(0);
+      return pty;
+    } finally {
+      await api.close();
+    }
+  }
+
+  it("draws headings, bold, inline code, lists and code blocks, wrapped at words to the window", async () => {
+    const pty = await ask({});
+    const rows = drawnRows(pty.raw(), 40);
+    const start = rows.findIndex((row) => row.includes("The safe path"));
+    const end = rows.findIndex((row) => row.startsWith("[1] model"));
+    expect(rows.slice(start, end)).toEqual([
+      "The safe path",
+      "",
+      "It is safe_path in app.py, which",
+      "normalises every path it is given before",
+      "anything opens it.",
+      "",
+      "• one item",
+      "• a second item long enough to be",
+      "  wrapped onto another row",
+      "",
+      "    return os.path.normpath(p)",
+      "Done.",
+    ]);
+    const raw = pty.raw();
+    expect(raw).toContain("\x1b[1;4mThe\x1b[22;24m"); // the heading: bold, underlined
+    expect(raw).toContain("\x1b[1mapp.py\x1b[22m,"); // bold
+    expect(raw).toContain("\x1b[36msafe_path\x1b[39m"); // inline code
+    expect(raw).toContain("\x1b[36mreturn os.path.normpath(p)\x1b[39m"); // the fenced block
+  });
+
+  it("with NO_COLOR the answer is the model's text as it came, unwrapped", async () => {
+    const pty = await ask({ NO_COLOR: "1" });
+    const rows = drawnRows(pty.raw()); // the bytes as sent: no wrap of Scout's (the terminal's own not applied)
+    const start = rows.findIndex((row) => row.startsWith("# The **safe** path"));
+    expect(rows.slice(start, start + ANSWER.split("\n").length + 1).join("\n")).toMatch(`${ANSWER}\n[1] model `);
+    expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
+  });
+
+  it("piped, the answer on stdout is the model's text exactly", async () => {
+    const api = await startApiServer();
+    try {
+      api.script(reply([text(ANSWER)]));
+      const run = await runCli(["--cwd", makeTree(FILES), "-p", "where is safe_path?"], {
+        env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", NO_COLOR: undefined },
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${ANSWER}\n`);
     } finally {
       await api.close();
     }
