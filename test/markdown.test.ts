@@ -53,7 +53,7 @@ describe("MarkdownStream", () => {
       "日本語の文字も折り返す。",
     ]);
     expect(screenAfter([...ANSWER], 30)).toEqual(whole);
-    expect(screenAfter(ANSWER.match(/[^]{1,7}/g) ?? [], 30)).toEqual(whole);
+    expect(screenAfter(ANSWER.match(/[\s\S]{1,7}/g) ?? [], 30)).toEqual(whole);
   });
 
   it("cuts a word wider than the window, and never draws a row wider than it", () => {

@@ -138,7 +138,9 @@ describe("prices after /model", { timeout: 90_000 }, () => {
     // Haiku $1 + $5 per million tokens, Opus 4.1 $15 + $75 (src/tokens/prices.ts)
     expect(screen).toMatch(/turn 1: 1,000 input tokens · 1,000 output tokens · \$0\.006(?: ·|\n)/);
     expect(screen).toMatch(/turn 2: 1,000 input tokens · 1,000 output tokens · \$0\.09(?: ·|\n)/);
-    expect(screen).toMatch(/turn 3: 1,000 input tokens · 1,000 output tokens · price unknown for made-up-model(?: ·|\n)/);
+    expect(screen).toMatch(
+      /turn 3: 1,000 input tokens · 1,000 output tokens · price unknown for made-up-model(?: ·|\n)/,
+    );
     expect(screen).toMatch(
       /in all: 3,000 input tokens · 3,000 output tokens · \$0\.096 \(3 models, each turn at its own prices\) \+ turns with no known price \(made-up-model\)/,
     );
