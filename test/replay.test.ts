@@ -123,7 +123,7 @@ describe("scout --replay TRACE", { timeout: 120_000 }, () => {
     await pty.waitFor(prompts(2));
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
-    expect(pty.screen()).toContain("`safe_path` is defined at app.py:3.");
+    expect(pty.screen()).toContain("safe_path is defined at app.py:3."); // on a terminal the answer's Markdown is drawn: no backticks
     expect(pty.screen()).toContain("1,400 in / 20 out tokens");
   });
 });
