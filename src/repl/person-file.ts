@@ -1,9 +1,10 @@
-// A person's file (the history, saved sessions): opened as a person's file, never as a path to trust.
+// What the REPL's own files (the history, saved sessions) need beyond src/person-file.ts: reading only a file's tail, and rewriting it by rename.
 //
 // Never through a symbolic link, only a regular file (a FIFO would block,
 // /dev/zero never ends), opened without blocking, read up to a bound, and
 // written to a new 0600 file renamed over the old one, so a file that was
-// 0644 does not stay so and a link put there is refused, not followed.
+// 0644 does not stay so and a link put there is refused, not followed. A
+// whole file is read with src/person-file.ts's readPersonFile.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -16,15 +17,6 @@ function notRegular(file: string, stat: fs.Stats): Error | undefined {
 
 /** The file's last `maxBytes`, from the first whole line: never through a link, never blocking, only a regular file. */
 export function readTail(file: string, maxBytes: number): string {
-  return readOpened(file, maxBytes, "tail");
-}
-
-/** The whole file, refused when it is over `maxBytes`, on the same terms as readTail. */
-export function readWhole(file: string, maxBytes: number): string {
-  return readOpened(file, maxBytes, "whole");
-}
-
-function readOpened(file: string, maxBytes: number, part: "tail" | "whole"): string {
   const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
   let fd: number;
   try {
@@ -37,7 +29,6 @@ function readOpened(file: string, maxBytes: number, part: "tail" | "whole"): str
     const stat = fs.fstatSync(fd);
     const refused = notRegular(file, stat);
     if (refused) throw refused;
-    if (part === "whole" && stat.size > maxBytes) throw new Error(`${file} is over ${maxBytes} bytes`);
     const length = Math.min(stat.size, maxBytes);
     const buffer = Buffer.alloc(length);
     const read = fs.readSync(fd, buffer, 0, length, stat.size - length);

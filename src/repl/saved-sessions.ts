@@ -9,7 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { MessageParam } from "../agent.js";
-import { readWhole, writeReplacing } from "./person-file.js";
+import { readPersonFile } from "../person-file.js";
+import { writeReplacing } from "./person-file.js";
 import { say } from "./session.js";
 
 /** A saved session larger than this is not read back (it would not fit a request anyway). */
@@ -89,7 +90,9 @@ export class SessionStore {
     for (const name of names.sort().reverse().slice(0, RECENT_SESSIONS)) {
       const file = path.join(this.folder, name);
       try {
-        const saved = JSON.parse(readWhole(file, MAX_SESSION_BYTES)) as SavedSession;
+        const saved = JSON.parse(
+          readPersonFile(file, { option: "", noFollow: true, maxBytes: MAX_SESSION_BYTES }),
+        ) as SavedSession;
         if (saved.workspace !== this.workspace || !Array.isArray(saved.history)) continue;
         const questions = saved.history.filter((m) => m.role === "user" && typeof m.content === "string");
         const first = String(questions[0]?.content ?? "").split("\n")[0];
