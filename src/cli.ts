@@ -25,7 +25,7 @@ const usage = async () => {
   scout tool --list          list the tools and their descriptions
   scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
                              what each tool's schema costs in tokens
-  scout tokens --trace FILE [--model NAME] [--offline]
+  scout tokens --trace FILE [--model NAME] [--offline] [--html OUT]
                              what a --trace run cost, and would cost on NAME, with and without caching
   scout lab QUESTIONS.json [--variant SPEC]… [--offline] [--model NAME] [--runs N] [--json] [--html FILE]
                              run a question set with tool designs side by side (scout lab --help)

@@ -1,25 +1,14 @@
 // scout lab --html in a real headless Chromium: the page renders, its charts are there and drawn, and every
 // number on it is the one --json printed. Chromium comes from Debian's packages; .ci/run installs it.
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/tokens/count.js";
+import { CHROMIUM, chromium as openIn, colourCounts, elements, requireChromium } from "./chromium.js";
 import { runCli } from "./helpers.js";
 import { readPng } from "./png.js";
-
-const run = promisify(execFile);
-
-/** The browser on PATH, if any. */
-const CHROMIUM = ["chromium", "chromium-browser"]
-  .flatMap((name) => (process.env.PATH ?? "").split(path.delimiter).map((dir) => path.join(dir, name)))
-  .find((file) => fs.existsSync(file));
-const MISSING = `Chromium is not installed, so the HTML page of scout lab is NOT tested in a browser.
-Install it (as root): apt-get update && apt-get install -y chromium   (.ci/run does this in CI)`;
-if (!CHROMIUM && !process.env.CI) console.warn(`\n${"!".repeat(78)}\n${MISSING}\n${"!".repeat(78)}\n`);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "scout-lab-html-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -47,34 +36,7 @@ beforeAll(async () => {
   source = fs.readFileSync(page, "utf8");
 }, 90_000);
 
-/** Chromium, headless, isolated: a fresh profile, no network chatter, nothing from outside. */
-async function chromium(args: string[]): Promise<string> {
-  const profile = fs.mkdtempSync(path.join(work, "profile-"));
-  const flags = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--hide-scrollbars",
-    `--user-data-dir=${profile}`,
-  ];
-  const { stdout } = await run(CHROMIUM!, [...flags, ...args, `file://${page}`], {
-    timeout: 90_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout;
-}
-
-/** Every element `tag` of the DOM, as its attributes. */
-function elements(dom: string, tag: string): Record<string, string>[] {
-  return [...dom.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, "g"))].map((match) =>
-    Object.fromEntries(
-      [...match[1].matchAll(/([\w-]+)="([^"]*)"/g)].map(([, key, value]) => [key, value.replace(/&amp;/g, "&")]),
-    ),
-  );
-}
+const chromium = (args: string[]) => openIn(page, args, work);
 
 describe("the HTML page", { timeout: 120_000 }, () => {
   it("is self-contained: no script, no stylesheet, font or image from anywhere", () => {
@@ -82,10 +44,7 @@ describe("the HTML page", { timeout: 120_000 }, () => {
     expect(source).not.toMatch(/<script|<link|<img|<iframe|\bsrc=|\bhref=|url\(|@import/i);
   });
 
-  it("has Chromium to test with", () => {
-    // In CI a missing browser is a failure; on a developer's machine the warning above says it is skipped.
-    if (!CHROMIUM && process.env.CI) throw new Error(MISSING);
-  });
+  requireChromium("the HTML page of scout lab");
 
   it.skipIf(!CHROMIUM)("renders in Chromium with its charts, and every number is the one --json printed", async () => {
     const dom = await chromium(["--virtual-time-budget=5000", "--dump-dom"]);
@@ -142,15 +101,7 @@ describe("the HTML page", { timeout: 120_000 }, () => {
     await chromium(["--window-size=1200,1400", `--screenshot=${png}`]);
     const pixels = readPng(fs.readFileSync(png));
     expect([pixels.width, pixels.height]).toEqual([1200, 1400]);
-    const counts = new Map<string, number>();
-    for (let y = 0; y < pixels.height; y += 2)
-      for (let x = 0; x < pixels.width; x += 2) {
-        const key = pixels
-          .at(x, y)
-          .map((c) => c.toString(16).padStart(2, "0"))
-          .join("");
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
+    const counts = colourCounts(pixels);
     // The three variants' colours (charts.ts), each filling bars of a few thousand pixels (every 4th counted).
     for (const colour of ["4e79a7", "f28e2b", "59a14f"]) expect(counts.get(colour) ?? 0).toBeGreaterThan(1_000);
     expect(counts.get("ffffff") ?? 0).toBeLessThan((pixels.width * pixels.height) / 4); // not a blank page

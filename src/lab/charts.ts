@@ -52,7 +52,7 @@ export function barChart(title: string, bars: Bar[], scaleMax = Math.max(1, ...b
 export interface Stack {
   label: string;
   /** The segments, left to right, each with its own colour and data- attributes. */
-  parts: { value: number; colour: string; data: Record<string, string> }[];
+  parts: { value: number; colour: string; data: Record<string, string>; name?: string }[];
   text: string;
 }
 
@@ -68,7 +68,7 @@ export function stackedBarChart(title: string, stacks: Stack[], legend: [name: s
       const length = Math.round((part.value / scaleMax) * BAR_AREA);
       const rect =
         `<rect class="bar" x="${x}" y="${y}" width="${length}" height="${BAR_HEIGHT}" fill="${part.colour}"` +
-        ` data-value="${part.value}"${dataAttributes(part.data)}><title>${escapeXml(`${stack.label}: ${formatCount(part.value)}`)}</title></rect>`;
+        ` data-value="${part.value}"${dataAttributes(part.data)}><title>${escapeXml(`${stack.label}${part.name ? `, ${part.name}` : ""}: ${formatCount(part.value)}`)}</title></rect>`;
       x += length;
       return rect;
     });

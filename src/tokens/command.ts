@@ -1,23 +1,28 @@
 // `scout tokens`: what each tool's schema costs, exact with a key and estimated without, or with --trace what a traced run cost and would cost elsewhere.
 import { parseOptions } from "../parse-options.js";
-import { escapeControl } from "../escape.js";
+import path from "node:path";
+import { escapeControl, escapePath } from "../escape.js";
+import { writePersonFile } from "../person-file.js";
 import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
 import { UsageError } from "../options.js";
 import { findTool, toolNames } from "../tools/index.js";
 import { scaledEstimateCounter } from "./model-sizes.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./schema-costs.js";
 import { readTrace } from "./trace-read.js";
-import { whatIf } from "./what-if.js";
+import { splitModel, whatIf } from "./what-if.js";
+import { renderSessionPage } from "./session-page.js";
 
 export const TOKENS_USAGE = `Usage:
   scout tokens [--json] [--tool NAME] [--model NAME] [--offline]
-  scout tokens --trace FILE [--model NAME] [--offline]
+  scout tokens --trace FILE [--model NAME] [--offline] [--html OUT]
 What each tool's schema costs in tokens and dollars: exact with a key (the API's count_tokens), else an estimate.
   --json          the same figures as JSON
   --tool NAME     one tool's schema, property by property
   --model NAME    the model to count and price for (default: $SCOUT_MODEL or ${DEFAULT_MODEL})
   --offline       estimate locally even if a key is set
-  --trace FILE    a --trace file: what it cost, and would cost on --model NAME, with and without caching`;
+  --trace FILE    a --trace file: what it cost, and would cost on --model NAME, with and without caching
+  --html OUT      with --trace: also write the session as one self-contained page (where the tokens went,
+                  cache reads and writes, the timeline of requests and replies)`;
 
 export async function tokensCommand(argv: string[]): Promise<number> {
   const { values } = parseOptions({
@@ -28,6 +33,7 @@ export async function tokensCommand(argv: string[]): Promise<number> {
       model: { type: "string" },
       offline: { type: "boolean" },
       trace: { type: "string" },
+      html: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -36,7 +42,9 @@ export async function tokensCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const exact = !values.offline && hasCredentials();
-  if (values.trace !== undefined) return traceWhatIf(values.trace, values.model, exact);
+  if (values.html !== undefined && values.trace === undefined)
+    throw new UsageError("--html writes a traced session's page: give --trace FILE too");
+  if (values.trace !== undefined) return traceWhatIf(values.trace, values.model, exact, values.html);
   if (values.tool && !findTool(values.tool))
     throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
   const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
@@ -57,15 +65,22 @@ export async function tokensCommand(argv: string[]): Promise<number> {
 }
 
 /** `scout tokens --trace FILE [--model NAME]`: what the traced run cost, and would cost on NAME, with and without caching. */
-async function traceWhatIf(file: string, other: string | undefined, exact: boolean): Promise<number> {
+async function traceWhatIf(file: string, other: string | undefined, exact: boolean, html?: string): Promise<number> {
   const trace = readTrace(file); // a PersonFileError naming --trace when it cannot be read
+  const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
   try {
-    const fallback = process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
     const counter = exact ? exactCounter() : scaledEstimateCounter;
     console.log(await whatIf(trace, { other, fallback, exact, counter, file }));
   } catch (error) {
     console.error(escapeControl(`scout tokens: ${await describeApiError(error)}`));
     return 1;
   }
+  if (html === undefined) return 0;
+  const page = renderSessionPage(trace, {
+    file: escapePath(path.basename(file)),
+    model: splitModel(trace, { other, fallback }),
+  });
+  writePersonFile(html, page, { option: "--html" }); // a PersonFileError naming --html, never a FIFO or a device
+  console.error(`tokens: wrote ${escapePath(html)}`);
   return 0;
 }

@@ -9,13 +9,17 @@ import { toolSchemas } from "../tools/index.js";
 import { blockText, estimateTokens, formatCount } from "./count.js";
 import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 
+/** A text's tokens on `model`: the local estimate times the model's published tokenizer ratio. */
+export function estimateFor(text: string, model: string): number {
+  return Math.round(estimateTokens(text) * tokenizerRatio(model));
+}
+
 /** The categories, in the order a request carries them (tool results last, one per tool). */
 export type Split = Map<string, number>;
 
 /** One request's tokens by category: "system prompt", "tool schemas", "hidden prompt", "history text", "NAME results". */
 export function splitRequest(messages: MessageParam[], model: string): Split {
-  const ratio = tokenizerRatio(model);
-  const tokens = (text: string) => Math.round(estimateTokens(text) * ratio);
+  const tokens = (text: string) => estimateFor(text, model);
   const schemas = toolSchemas();
   const split: Split = new Map([
     ["system prompt", tokens(SYSTEM_PROMPT)],

@@ -25,6 +25,8 @@ export interface TracedCall {
   readonly sent?: MessageParam[];
   /** Milliseconds since the epoch, when the record has a time. */
   time?: number;
+  /** The model's reply, block by block, when the trace holds it (for the session page's timeline). */
+  content?: ContentBlock[];
 }
 
 export interface Trace {
@@ -92,6 +94,7 @@ export function parseTrace(text: string): Trace {
       if (!Array.isArray(record.content)) complete = false;
       else {
         const content = record.content as ContentBlock[];
+        call.content = content;
         calls = content.filter((block) => block.type === "tool_use") as { id: string }[];
         const asksForTools = record.stopReason === "tool_use" && calls.length > 0;
         const kept = asksForTools ? content : content.filter((block) => block.type !== "tool_use");

@@ -98,11 +98,16 @@ export async function whatIf(
   if (trace.calls.length > MAX_SPLIT_CALLS)
     return `${report}\n\n(where the input tokens went is shown for traces of at most ${formatCount(MAX_SPLIT_CALLS)} model calls; this one has ${formatCount(trace.calls.length)})`;
   if (!trace.calls.every((call) => call.sent)) return report;
-  const model = offlineRun ? (options.other ?? options.fallback) : ranOn;
   return `${report}\n\n${formatSplit(
     trace.calls.map((call) => call.sent ?? []),
-    escapePath(modelKey(model)),
+    splitModel(trace, options),
   )}`;
+}
+
+/** The model a trace's split is estimated for: the one it ran on, or for an offline run the one it is compared with. */
+export function splitModel(trace: Trace, options: { other?: string; fallback: string }): string {
+  const ranOn = modelKey(trace.calls[0]?.model ?? OFFLINE_MODEL_NAME);
+  return escapePath(modelKey(ranOn === OFFLINE_MODEL_NAME ? (options.other ?? options.fallback) : ranOn));
 }
 
 /** The same calls on another model: counted again with a key when the trace allows, else adjusted by the hidden prompts. */
