@@ -6,8 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/tokens/count.js";
-import { CHROMIUM, chromium as openIn, colourCounts, elements, requireChromium } from "./chromium.js";
-import { runCli } from "./helpers.js";
+import { CHROMIUM, chromium as openIn, colourCounts, elements, measure, requireChromium } from "./chromium.js";
+import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
 import { readPng } from "./png.js";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "scout-lab-html-"));
@@ -49,7 +49,9 @@ describe("the HTML page", { timeout: 120_000 }, () => {
   it.skipIf(!CHROMIUM)("renders in Chromium with its charts, and every number is the one --json printed", async () => {
     const dom = await chromium(["--virtual-time-budget=5000", "--dump-dom"]);
     expect(dom).toContain(`<h1>scout lab: ${report.set.title}</h1>`);
-    expect(elements(dom, "svg").length).toBe(3 + report.set.questions);
+    // Three charts of totals, one per change figure with a value, one per question.
+    const changes = report.variants[1].dollarsChange?.cached == null ? 3 : 4;
+    expect(elements(dom, "svg").length).toBe(3 + changes + report.set.questions);
 
     const cells = elements(dom, "td").filter((td) => td["data-figure"]);
     const cellText = (variant: string, figure: string) => {
@@ -87,7 +89,7 @@ describe("the HTML page", { timeout: 120_000 }, () => {
     for (const [q, figure] of figures.entries()) {
       expect(figure).toContain(`data-question="${report.variants[0].questions[q].id}"`);
       for (const variant of report.variants) {
-        const drawn = elements(figure.split("</figure>")[0], "circle")
+        const drawn = elements(figure.split("</figure>")[0], "rect")
           .filter((point) => point["data-variant"] === variant.name)
           .map((point) => Number(point["data-value"]));
         const steps = variant.questions[q].runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : []));
@@ -118,5 +120,175 @@ describe("the HTML page's source", () => {
     expect(html).not.toMatch(/<script|<img/);
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\\x1b[2J");
     expect(html).not.toContain("\u001b");
+  });
+});
+
+/**
+ * Seven designs beside the baseline (MAX_VARIANTS), on a set with a question every design gets wrong; the last
+ * (added below) names a descriptions file by its path: a long name with no space to break at.
+ */
+const SEVEN = ["cap=50", "cap=20", "descriptions=concise", "line-numbers=off", "sort=path", "cap=200"];
+
+describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 }, () => {
+  let seven: LabReport;
+  let sevenPage: string;
+  let setDir: string;
+  beforeAll(async () => {
+    setDir = makeTree({
+      "descriptions-in-another-agents-style.json": JSON.stringify({ grep: "Search file contents with a regex." }),
+      "set.json": JSON.stringify({
+        title: "seven designs",
+        questions: [
+          {
+            id: "make-slug",
+            question: "Where is make_slug defined?",
+            expect: { locations: ["src/shortly/slugs.py:/^def make_slug/"] },
+          },
+          // LinkStore is in store.py: every design's answer is wrong, with a reason.
+          {
+            id: "wrong-on-purpose",
+            question: "Where is the LinkStore class defined?",
+            expect: { locations: ["src/shortly/api.py:/^def shorten/"] },
+          },
+          { id: "tests", question: "which test files are there?", expect: { pattern: "test_slugs" } },
+        ],
+      }),
+    });
+    sevenPage = path.join(work, "seven.html");
+    const lab = await runCli(
+      [
+        "lab",
+        path.join(setDir, "set.json"),
+        "--cwd",
+        path.join(REPO_ROOT, "lessons/sample-project"),
+        ...[...SEVEN, `cap=50,descriptions=${path.join(setDir, "descriptions-in-another-agents-style.json")}`].flatMap(
+          (v) => ["--variant", v],
+        ),
+        "--json",
+        "--html",
+        sevenPage,
+      ],
+      { env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined }, timeoutMs: 60_000 },
+    );
+    expect(lab.code, lab.stderr).toBe(0);
+    seven = JSON.parse(lab.stdout);
+    expect(seven.variants).toHaveLength(8);
+  }, 90_000);
+  afterAll(() => fs.rmSync(setDir, { recursive: true, force: true }));
+
+  it.skipIf(!CHROMIUM)("fits a 1400-pixel screen: nothing is wider, nothing scrolls sideways", async () => {
+    const found = await measure(
+      sevenPage,
+      `const wider = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 1400);
+       return { scrollWidth: document.documentElement.scrollWidth, wider: wider.map((e) => e.tagName + (e.id ? "#" + e.id : "")) };`,
+      1400,
+      work,
+    );
+    expect(found.wider).toEqual([]);
+    expect(found.scrollWidth).toBeLessThanOrEqual(1400);
+  });
+
+  it.skipIf(!CHROMIUM)(
+    "charts each variant's change against the baseline, with the values --json printed, drawn to scale",
+    async () => {
+      const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+      const bars = elements(dom, "rect").filter((rect) => /^(change|dollarsChange)\./.test(rect["data-figure"] ?? ""));
+      const figures = {
+        "change.inputTokens": (v: LabReport["variants"][number]) => v.change?.inputTokens,
+        "change.toolResultTokens": (v: LabReport["variants"][number]) => v.change?.toolResultTokens,
+        "dollarsChange.uncached": (v: LabReport["variants"][number]) => v.dollarsChange?.uncached,
+      };
+      for (const [figure, value] of Object.entries(figures))
+        for (const variant of seven.variants.slice(1)) {
+          const bar = bars.find((b) => b["data-figure"] === figure && b["data-variant"] === variant.name);
+          expect(Number(bar?.["data-value"]), `${figure} of ${variant.name}`).toBe(value(variant));
+        }
+      expect(bars.some((b) => b["data-variant"] === "baseline")).toBe(false);
+      // In the browser: within a chart, bar length per percent is one figure, and less than the baseline goes left.
+      const drawn: { figure: string; value: number; left: number; width: number; zero: number }[] = await measure(
+        sevenPage,
+        `return [...document.querySelectorAll("#change-charts rect")].map((r) => {
+         const zero = r.ownerSVGElement.querySelector("line").getBoundingClientRect().left;
+         const box = r.getBoundingClientRect();
+         return { figure: r.dataset.figure, value: Number(r.dataset.value), left: box.left, width: box.width, zero };
+       });`,
+        1400,
+        work,
+      );
+      for (const figure of Object.keys(figures)) {
+        const chart = drawn.filter((d) => d.figure === figure && Math.abs(d.value) >= 0.5);
+        const perPercent = chart.map((d) => d.width / Math.abs(d.value));
+        expect(Math.max(...perPercent) - Math.min(...perPercent), figure).toBeLessThan(2);
+        for (const d of chart)
+          if (d.value < 0) expect(d.left + d.width).toBeCloseTo(d.zero, 0);
+          else expect(d.left).toBeCloseTo(d.zero, 0);
+      }
+    },
+  );
+
+  it.skipIf(!CHROMIUM)("gives every colour one meaning: a variant's is no tool's", async () => {
+    const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+    const meanings = new Map<string, Set<string>>();
+    for (const rect of elements(dom, "rect").filter((r) => r.fill)) {
+      const tool = /^toolResultTokens\.(.+)$/.exec(rect["data-figure"] ?? "")?.[1];
+      const meaning = tool ? `tool ${tool}` : `variant ${rect["data-variant"]}`;
+      meanings.set(rect.fill, (meanings.get(rect.fill) ?? new Set()).add(meaning));
+    }
+    for (const [colour, meant] of meanings) expect([...meant], colour).toHaveLength(1);
+    expect(meanings.size).toBe(8 + Object.keys(seven.variants[0].totals.toolResultTokensByTool).length);
+  });
+
+  it.skipIf(!CHROMIUM)(
+    "draws every per-question chart on one scale, each variant's bar beside the others",
+    async () => {
+      const top = Math.max(
+        ...seven.variants.flatMap((v) =>
+          v.questions.flatMap((q) => q.runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : []))),
+        ),
+      );
+      const drawn: { value: number; height: number; left: number; question: string }[] = await measure(
+        sevenPage,
+        `return [...document.querySelectorAll("#step-charts rect.point")].map((r) => ({
+         value: Number(r.dataset.value), height: r.getBoundingClientRect().height, left: r.getBoundingClientRect().left,
+         question: r.closest("figure").dataset.question }));`,
+        1400,
+        work,
+      );
+      expect(drawn.length).toBeGreaterThan(8 * 3);
+      const perToken = drawn.map((d) => d.height / d.value);
+      expect(Math.max(...perToken) - Math.min(...perToken)).toBeLessThan(1 / top); // under a pixel at the top
+      const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+      expect(
+        new Set(
+          elements(dom, "svg")
+            .filter((s) => s["data-scale"])
+            .map((s) => s["data-scale"]),
+        ),
+      ).toEqual(new Set([String(top)]));
+      // Side by side, not on top of each other: no two bars of a chart start at the same x.
+      for (const question of new Set(drawn.map((d) => d.question))) {
+        const lefts = drawn.filter((d) => d.question === question).map((d) => Math.round(d.left * 10));
+        expect(new Set(lefts).size, question).toBe(lefts.length);
+      }
+    },
+  );
+
+  it.skipIf(!CHROMIUM)("shows why each wrong answer is wrong on the page, not only in a tooltip", async () => {
+    const cells: { variant: string; question: string; text: string }[] = await measure(
+      sevenPage,
+      `return [...document.querySelectorAll("td[data-question]")].map((td) => ({
+         variant: td.dataset.variant, question: td.dataset.question, text: td.innerText }));`,
+      1400,
+      work,
+    );
+    const wrong = seven.variants.flatMap((v) =>
+      v.questions.filter((q) => !q.runs[0].right).map((q) => ({ variant: v.name, question: q.id, why: q.runs[0].why })),
+    );
+    expect(wrong.length).toBeGreaterThanOrEqual(8);
+    for (const { variant, question, why } of wrong) {
+      expect(why).not.toBe("");
+      const cell = cells.find((c) => c.variant === variant && c.question === question);
+      expect(cell?.text, `${variant} · ${question}`).toContain(why);
+    }
   });
 });

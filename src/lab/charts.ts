@@ -1,4 +1,4 @@
-// Charts as inline SVG text, drawn from numbers alone: horizontal bars, and a small line chart per question,
+// Charts as inline SVG text, drawn from numbers alone: horizontal bars, bars from zero for a change, and grouped bars per question,
 // so the lab's HTML page needs no script, no library and no network.
 //
 // Every bar and point carries its number in data- attributes, so a test (or
@@ -9,6 +9,13 @@ import { escapePath } from "../escape.js";
 
 /** One colour per variant, in order (the baseline is the first); enough for MAX_VARIANTS. */
 export const VARIANT_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f", "#edc948"];
+/** One per tool, none a variant's: on one page a colour means one thing. */
+export const TOOL_COLOURS: Record<string, string> = {
+  read_file: "#3b3b98",
+  list_files: "#ff9da7",
+  glob: "#79706e",
+  grep: "#b6992d",
+};
 
 export interface Bar {
   label: string;
@@ -93,45 +100,84 @@ export interface Series {
   values: number[];
 }
 
-const STEP_WIDTH = 260;
+const STEP_WIDTH = 300;
 const STEP_HEIGHT = 130;
-const MARGIN = { left: 52, right: 12, top: 12, bottom: 26 };
+const MARGIN = { left: 52, right: 8, top: 12, bottom: 26 };
+/** The height of a step chart's plot: a bar of the chart's `scale` is this tall. */
+export const STEP_PLOT_HEIGHT = STEP_HEIGHT - MARGIN.top - MARGIN.bottom;
 
-/** A small line chart: one line per series, steps along x, from 0 to the largest value along y. */
-export function stepChart(title: string, series: Series[], data: Record<string, string>): string {
+/**
+ * Grouped bars: per step a group with one bar per series side by side (lines of equal values would lie on top
+ * of each other), from 0 to `scale` along y, the same scale for every chart of a page so heights compare.
+ */
+export function stepChart(title: string, series: Series[], data: Record<string, string>, scale: number): string {
   const steps = Math.max(1, ...series.map((s) => s.values.length));
-  const top = Math.max(1, ...series.flatMap((s) => s.values));
   const plotWidth = STEP_WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = STEP_HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (step: number) => MARGIN.left + (steps === 1 ? plotWidth / 2 : (step / (steps - 1)) * plotWidth);
-  const y = (value: number) => MARGIN.top + plotHeight - (value / top) * plotHeight;
+  const group = plotWidth / steps;
+  const bar = Math.max(1, (group * 0.8) / Math.max(1, series.length));
+  const bottom = MARGIN.top + STEP_PLOT_HEIGHT;
   const axes = [
-    `<line x1="${MARGIN.left}" y1="${MARGIN.top}" x2="${MARGIN.left}" y2="${MARGIN.top + plotHeight}" class="axis"/>`,
-    `<line x1="${MARGIN.left}" y1="${MARGIN.top + plotHeight}" x2="${MARGIN.left + plotWidth}" y2="${MARGIN.top + plotHeight}" class="axis"/>`,
-    `<text x="${MARGIN.left - 4}" y="${MARGIN.top + 8}" text-anchor="end" class="tick">${formatCount(top)}</text>`,
-    `<text x="${MARGIN.left - 4}" y="${MARGIN.top + plotHeight}" text-anchor="end" class="tick">0</text>`,
+    `<line x1="${MARGIN.left}" y1="${MARGIN.top}" x2="${MARGIN.left}" y2="${bottom}" class="axis"/>`,
+    `<line x1="${MARGIN.left}" y1="${bottom}" x2="${MARGIN.left + plotWidth}" y2="${bottom}" class="axis"/>`,
+    `<text x="${MARGIN.left - 4}" y="${MARGIN.top + 8}" text-anchor="end" class="tick">${formatCount(scale)}</text>`,
+    `<text x="${MARGIN.left - 4}" y="${bottom}" text-anchor="end" class="tick">0</text>`,
     ...Array.from(
       { length: steps },
-      (_, step) => `<text x="${x(step)}" y="${STEP_HEIGHT - 8}" text-anchor="middle" class="tick">${step + 1}</text>`,
+      (_, step) =>
+        `<text x="${(MARGIN.left + (step + 0.5) * group).toFixed(1)}" y="${STEP_HEIGHT - 8}" text-anchor="middle" class="tick">${step + 1}</text>`,
     ),
   ];
-  // The first series (the baseline) is drawn widest and the later ones narrower on top of it,
-  // so a variant that costs exactly what the baseline costs still shows both lines.
-  const lines = series.map((s, i) => {
-    const width = Math.max(1.5, 6 - 1.5 * i);
-    const points = s.values.map((value, step) => `${x(step).toFixed(1)},${y(value).toFixed(1)}`);
-    const dots = s.values.map(
-      (value, step) =>
-        `<circle class="point" cx="${x(step).toFixed(1)}" cy="${y(value).toFixed(1)}" r="${width / 2 + 2}" fill="${s.colour}"` +
+  const bars = series.flatMap((s, i) =>
+    s.values.map((value, step) => {
+      const height = (value / scale) * STEP_PLOT_HEIGHT;
+      const x = MARGIN.left + step * group + group * 0.1 + i * bar;
+      return (
+        `<rect class="point" x="${x.toFixed(1)}" y="${(bottom - height).toFixed(1)}" width="${bar.toFixed(1)}" height="${height.toFixed(1)}" fill="${s.colour}"` +
         ` data-variant="${escapeXml(s.name)}" data-step="${step + 1}" data-value="${value}">` +
-        `<title>${escapeXml(`${s.name}, call ${step + 1}: ${formatCount(value)} input tokens`)}</title></circle>`,
-    );
-    return `<polyline fill="none" stroke="${s.colour}" stroke-width="${width}" points="${points.join(" ")}"/>${dots.join("")}`;
-  });
+        `<title>${escapeXml(`${s.name}, call ${step + 1}: ${formatCount(value)} input tokens`)}</title></rect>`
+      );
+    }),
+  );
   return (
     `<figure class="step-chart"${dataAttributes(data)}><figcaption>${escapeXml(title)}</figcaption>` +
-    `<svg role="img" aria-label="${escapeXml(title)}" width="${STEP_WIDTH}" height="${STEP_HEIGHT}" viewBox="0 0 ${STEP_WIDTH} ${STEP_HEIGHT}">` +
-    `${axes.join("")}${lines.join("")}</svg></figure>`
+    `<svg role="img" aria-label="${escapeXml(title)}" width="${STEP_WIDTH}" height="${STEP_HEIGHT}" viewBox="0 0 ${STEP_WIDTH} ${STEP_HEIGHT}" data-scale="${scale}">` +
+    `${axes.join("")}${bars.join("")}</svg></figure>`
+  );
+}
+
+/** Room on each side of a change chart's bars for the number at a bar's end. */
+const CHANGE_TEXT = 64;
+
+/**
+ * Bars from a zero line, left for less and right for more than the baseline, scaled to the largest change of
+ * the chart so a 1–3 % difference is still a bar; each says its number at its end.
+ */
+export function changeChart(title: string, bars: Bar[]): string {
+  const scale = Math.max(0.1, ...bars.map((b) => Math.abs(b.value)));
+  const half = BAR_AREA / 2;
+  const zero = LABEL_WIDTH + CHANGE_TEXT + half;
+  const height = bars.length * (BAR_HEIGHT + BAR_GAP) + BAR_GAP;
+  const width = LABEL_WIDTH + 2 * CHANGE_TEXT + BAR_AREA;
+  const rows = bars.map((bar, i) => {
+    const y = BAR_GAP + i * (BAR_HEIGHT + BAR_GAP);
+    const length = Math.max(1, Math.round((Math.abs(bar.value) / scale) * half));
+    const x = bar.value < 0 ? zero - length : zero;
+    const middle = y + BAR_HEIGHT / 2 + 5;
+    const end =
+      bar.value < 0
+        ? `<text x="${x - 6}" y="${middle}" text-anchor="end">${escapeXml(bar.text)}</text>`
+        : `<text x="${x + length + 6}" y="${middle}">${escapeXml(bar.text)}</text>`;
+    return (
+      `<text x="${LABEL_WIDTH - 8}" y="${middle}" text-anchor="end">${escapeXml(clip(bar.label, 30))}</text>` +
+      `<rect class="bar" x="${x}" y="${y}" width="${length}" height="${BAR_HEIGHT}" fill="${bar.colour}"` +
+      ` data-value="${bar.value}"${dataAttributes(bar.data)}><title>${escapeXml(`${bar.label}: ${bar.text}`)}</title></rect>${end}`
+    );
+  });
+  const axis = `<line x1="${zero}" y1="0" x2="${zero}" y2="${height}" class="axis"/>`;
+  return (
+    `<figure class="chart"><figcaption>${escapeXml(title)}</figcaption>` +
+    `<svg role="img" aria-label="${escapeXml(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `${axis}${rows.join("")}</svg></figure>`
   );
 }
 
@@ -149,6 +195,7 @@ function dataAttributes(data: Record<string, string>): string {
     .join("");
 }
 
-function clip(text: string, max: number): string {
+/** Text cut to `max` characters, an ellipsis marking the cut. */
+export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,22 +1,26 @@
-// The lab report as one self-contained HTML page for a screen: the summary table, charts of tokens and right
-// answers per variant and of the tokens of each model call per question, and every question's verdicts.
+// The lab report as one self-contained HTML page for a screen or a slide: the summary table, charts of tokens and
+// right answers per variant, of each variant's change against the baseline and of the tokens of each model call
+// per question, and every question's verdicts with the reason for each wrong one.
 //
 // Self-contained means no script, no font, no image, no stylesheet from
 // anywhere: the page is the same offline, in ten years, from a USB stick.
 import { formatCount } from "../tokens/count.js";
-import { barChart, escapeXml, stackedBarChart, stepChart, VARIANT_COLOURS } from "./charts.js";
+import {
+  barChart,
+  changeChart,
+  clip,
+  escapeXml,
+  stackedBarChart,
+  stepChart,
+  TOOL_COLOURS,
+  VARIANT_COLOURS,
+} from "./charts.js";
 import type { LabReport, VariantReport } from "./report.js";
 
 const TOOLS = ["read_file", "list_files", "glob", "grep"];
-const TOOL_COLOURS: Record<string, string> = {
-  read_file: "#4e79a7",
-  list_files: "#59a14f",
-  glob: "#b07aa1",
-  grep: "#e15759",
-};
 
 const STYLE = `
-body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; color: #1d1d1f; padding: 0 1rem; }
+body { font: 16px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1320px; color: #1d1d1f; padding: 0 1rem; }
 h1 { font-size: 1.7rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; font-size: 1.25rem; }
 .meta, .note { color: #555; } .note { font-size: .9rem; }
 table { border-collapse: collapse; margin: .6rem 0; } th, td { padding: .3rem .7rem; border-bottom: 1px solid #ddd; }
@@ -29,7 +33,12 @@ svg text { font-size: 13px; fill: #1d1d1f; } svg .tick { font-size: 11px; fill: 
 .step-chart figcaption { font-weight: 400; font-size: .85rem; }
 .legend span { display: inline-block; margin-right: 1rem; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: .3rem; vertical-align: -1px; }
 .right { color: #2b7a2b; } .wrong { color: #b3261e; font-weight: 600; } td.path { font-size: .85rem; }
+#questions { table-layout: fixed; width: 100%; } #questions th, #questions td { overflow-wrap: anywhere; vertical-align: top; }
+#questions th:first-child { width: 14rem; } #summary td:first-child { overflow-wrap: anywhere; } .why { color: #b3261e; font-size: .8rem; margin-top: .2rem; }
 `;
+
+/** Characters of a wrong answer's reason shown in the per-question table (the --json report has it whole). */
+export const MAX_WHY_CHARS = 300;
 
 export function renderHtml(report: LabReport): string {
   const { set, variants } = report;
@@ -88,19 +97,17 @@ export function renderHtml(report: LabReport): string {
       TOOLS.map((tool) => [tool, TOOL_COLOURS[tool]]),
     ),
     "</div>",
+    ...changeSection(report, colour),
     "<h2>Input tokens of each model call, per question</h2>",
-    `<p class="note">Each line is one variant's first run: a point per model call, rising as tool results pile up in the conversation.</p>`,
+    `<p class="note">One bar per variant's first run at each model call, side by side, rising as tool results pile up in the conversation; every chart on one scale (0 to ${formatCount(stepScale(report))}), so heights compare across questions.</p>`,
     legend,
     '<div class="steps" id="step-charts">',
     ...variants[0].questions.map((question, q) =>
       stepChart(
         `${question.id}: ${question.question}`,
-        variants.map((v, i) => ({
-          name: v.name,
-          colour: colour(i),
-          values: v.questions[q].runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : [])),
-        })),
+        variants.map((v, i) => ({ name: v.name, colour: colour(i), values: callInputs(v, q) })),
         { question: question.id },
+        stepScale(report),
       ),
     ),
     "</div>",
@@ -109,6 +116,46 @@ export function renderHtml(report: LabReport): string {
     "</body></html>",
     "",
   ].join("\n");
+}
+
+/** The input tokens of each model call of a variant's first run of question q. */
+function callInputs(v: VariantReport, q: number): number[] {
+  return v.questions[q].runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : []));
+}
+
+/** The largest model call of any first run: the one scale of every per-question chart. */
+function stepScale(report: LabReport): number {
+  return Math.max(1, ...report.variants.flatMap((v) => v.questions.flatMap((_, q) => callInputs(v, q))));
+}
+
+/** Each variant's change against the baseline, as bars from zero: the table's "vs baseline" rows, drawn. */
+function changeSection(report: LabReport, colour: (v: number) => string): string[] {
+  const others = report.variants.slice(1);
+  if (others.length === 0) return [];
+  const pct = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(1)}%`;
+  const chart = (title: string, figure: string, value: (v: VariantReport) => number | null | undefined) => {
+    const bars = others.flatMap((v, i) => {
+      const n = value(v);
+      return n === null || n === undefined
+        ? []
+        : [{ label: v.name, value: n, colour: colour(i + 1), text: pct(n), data: { variant: v.name, figure } }];
+    });
+    return bars.length ? [changeChart(title, bars)] : [];
+  };
+  return [
+    "<h2>Change against the baseline</h2>",
+    `<p class="note">Each chart is scaled to its largest change, so a difference of 1–3% is still a bar; the number at each bar's end is the table's.</p>`,
+    '<div class="charts" id="change-charts">',
+    ...chart("Input tokens", "change.inputTokens", (v) => v.change?.inputTokens),
+    ...chart("Tool-result tokens", "change.toolResultTokens", (v) => v.change?.toolResultTokens),
+    ...chart(
+      `Dollars on ${report.priced.model}, without caching`,
+      "dollarsChange.uncached",
+      (v) => v.dollarsChange?.uncached,
+    ),
+    ...chart(`Dollars on ${report.priced.model}, with caching`, "dollarsChange.cached", (v) => v.dollarsChange?.cached),
+    "</div>",
+  ];
 }
 
 function summaryTable(report: LabReport): string {
@@ -157,11 +204,12 @@ function questionTable(report: LabReport): string {
       const { rightRuns, runs } = v.questions[q];
       const first = runs[0];
       const mark = report.runs === 1 ? (first.right ? "✓" : "✗") : `${rightRuns}/${report.runs}`;
-      const why = first.right ? "" : ` title="${escapeXml(first.why)}"`;
+      // Why a wrong answer is wrong, on the page itself: a tooltip is not on a slide.
+      const why = first.right ? "" : `<div class="why">${escapeXml(clip(first.why, MAX_WHY_CHARS))}</div>`;
       return (
         `<td class="path" data-variant="${escapeXml(v.name)}" data-question="${escapeXml(question.id)}" data-input-tokens="${first.inputTokens}">` +
-        `<span class="${first.right ? "right" : "wrong"}"${why}>${mark}</span> ${escapeXml(first.path.join(" → "))}` +
-        ` · ${formatCount(first.inputTokens)} in</td>`
+        `<span class="${first.right ? "right" : "wrong"}">${mark}</span> ${escapeXml(first.path.join(" → "))}` +
+        ` · ${formatCount(first.inputTokens)} in${why}</td>`
       );
     });
     return `<tr><td><b>${escapeXml(question.id)}</b><br>${escapeXml(question.question)}</td>${cells.join("")}</tr>`;
