@@ -169,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
         cache: cache && !choice.estimated,
       }),
     workspace,
+    cache,
     maxSteps,
     log,
     trace: values.trace === undefined ? undefined : await openTrace(values.trace, say), // a failed write: one line

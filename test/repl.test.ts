@@ -158,6 +158,48 @@ describe("the prompt", { timeout: 90_000 }, () => {
       expect(screen).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 
+  it("/request --json prints the last request's body exactly as the API server received it", async () => {
+    api.script(reply([toolUse("toolu_1", "grep", { pattern: "safe_path" })]), reply([text("In app.py.")]));
+    const pty = scoutOnPty(tree(FILES), claude());
+    await pty.waitFor(/you > /);
+    pty.type("where is safe_path?\r");
+    await pty.waitFor(prompts(2));
+    pty.type("/request --json\r");
+    await pty.waitFor(prompts(3));
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+    const after = pty.screen().split("/request --json\n").at(-1) ?? "";
+    const printed = after.slice(0, after.lastIndexOf("you > ")).trim();
+    expect(printed.startsWith("{\n")).toBe(true);
+    expect(api.requests).toHaveLength(2);
+    expect(JSON.parse(printed)).toEqual(api.requests[1].body);
+  });
+
+  it("/request --json offline: the body Scout would send, said to be so; before a question, that there is none", async () => {
+    const pty = scoutOnPty(tree(FILES), { SCOUT_MODEL: "claude-opus-4-8" });
+    await pty.waitFor(/you > /);
+    const lines = ["/request --json", "where is safe_path defined?", "/request --json", "/request --xml"];
+    for (const [i, line] of lines.entries()) {
+      pty.type(`${line}\r`);
+      await pty.waitFor(prompts(i + 2));
+    }
+    pty.type("\x04");
+    expect(await pty.exited).toBe(0);
+    const screen = pty.screen();
+    expect(screen).toContain("/request --json\n(no request yet: ask a question first)\n");
+    const note = "(offline: nothing went to the API; this is the body Scout would send claude-opus-4-8)\n";
+    expect(screen).toContain(note);
+    const after = screen.split(note)[1];
+    const body = JSON.parse(after.slice(0, after.indexOf("you > ")).trim());
+    expect(Object.keys(body)).toEqual(["model", "max_tokens", "system", "tools", "messages", "stream"]);
+    expect(body.model).toBe("claude-opus-4-8");
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
+    expect(body.system[0].cache_control).toEqual({ type: "ephemeral" });
+    expect(body.messages[0]).toEqual({ role: "user", content: "where is safe_path defined?" });
+    expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: "ephemeral" });
+    expect(screen).toContain("/request shows the last request block by block; /request --json, its body as sent");
+  });
+
   it("/model with the offline model says names are ignored", async () => {
     const pty = scoutOnPty(tree(FILES));
     await pty.waitFor(/you > /);

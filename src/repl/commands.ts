@@ -11,6 +11,7 @@ export const HELP = `Ask a question about the code in the workspace, e.g. "where
   /tools          the tools the model can call
   /tokens         what the tool schemas cost, and what this session has used (tokens and dollars)
   /request        the last request sent to the model, block by block, with the tokens of each
+                  (/request --json: the request body exactly as sent)
   /context        where this session's input tokens went: schemas, hidden prompt, history, each tool's results
   /help           this help
   /exit           quit (or Ctrl-D, or Ctrl-C twice at an empty prompt)
@@ -48,7 +49,18 @@ export async function runCommand(session: Session, line: string, context: Comman
     const { formatSplit } = await import("../tokens/token-split.js");
     print(formatSplit(requests, session.choice.pricing.model));
   } else if (name === "/request") {
-    print(await session.describeLastRequest());
+    if (args.length > 1 || (args[0] !== undefined && args[0] !== "--json"))
+      return print("/request shows the last request block by block; /request --json, its body as sent");
+    if (args[0] !== "--json") return print(await session.describeLastRequest());
+    const { formatRequestJson } = await import("../tokens/request-view.js");
+    const { pricing, estimated } = session.choice;
+    print(
+      formatRequestJson(session.usage.lastRequest, {
+        model: pricing.model,
+        cache: session.options.cache ?? true,
+        offline: estimated,
+      }),
+    );
   } else if (name === "/model") {
     if (args.length === 0) return print(`model: ${session.choice.label}`);
     const chosen = session.options.chooseModel(args[0]);

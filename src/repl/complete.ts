@@ -16,6 +16,7 @@ const COMMANDS = [...HELP.matchAll(/^ {2}(\/[a-z]+)/gm)].map((match) => match[1]
 const ARGUMENTS: Record<string, string[]> = {
   "/model": Object.keys(PRICES),
   "/step": ["on", "off"],
+  "/request": ["--json"],
 };
 
 /** readline's completer: the candidates for the word before the cursor, and that word. */

@@ -34,6 +34,8 @@ export interface SessionOptions {
   /** /request: a request as sent, block by block, with its tokens (src/tokens/request-view.ts). */
   describeRequest: (choice: ModelChoice, request: ModelRequest | undefined) => Promise<string>;
   workspace: Workspace;
+  /** Claude requests carry cache breakpoints (on unless --no-cache): /request --json shows them as sent. */
+  cache?: boolean;
   /** Most model calls per question; undefined: the agent's DEFAULT_MAX_STEPS. */
   maxSteps?: number;
   log: StepLog;

@@ -11,7 +11,8 @@ import type { MessageParam, ModelRequest } from "../agent.js";
 import { countBreakpoints, withCacheBreakpoints } from "../models/cache.js";
 import { blockText, type Counter, estimateTokens as localTokens, formatCount } from "./count.js";
 import { tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
-import { escapePath } from "../escape.js";
+import { escapeJson, escapePath } from "../escape.js";
+import { apiRequest } from "../models/claude.js";
 
 /** Texts longer than this (tool results, the system prompt) are shown abbreviated, with their size; tool inputs at twice it. */
 export const MAX_BLOCK_CHARS = 100;
@@ -67,6 +68,22 @@ export async function formatRequest(request: ModelRequest | undefined, options: 
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * `/request --json`: the last request's body as the Claude adapter sends it (apiRequest, streamed), pretty-printed;
+ * `offline`: nothing went to the API, so it is the body Scout would send `model`, and a line before it says so.
+ */
+export function formatRequestJson(
+  request: ModelRequest | undefined,
+  options: { model: string; cache: boolean; offline: boolean },
+): string {
+  if (!request) return "(no request yet: ask a question first)";
+  const body = { ...apiRequest(options.model, request, options.cache), stream: true }; // as claudeModel sends it
+  const json = escapeJson(JSON.stringify(body, null, 2));
+  return options.offline
+    ? `(offline: nothing went to the API; this is the body Scout would send ${escapePath(options.model)})\n${json}`
+    : json;
 }
 
 /** Rows offline: each block tokenized on its own, and the hidden tool prompt from the published table. */
