@@ -87,6 +87,50 @@ describe("scout lab with Claude", { timeout: 60_000 }, () => {
     expect(table).toContain("price unknown for claude-imaginary-9");
   });
 
+  it("model=NAME runs the variant on that model: its requests, its exact schema counts, its prices", async () => {
+    // Without tools, then with them: the baseline's model, then the variant's.
+    api.scriptCount(count(500), count(1_200), count(520), count(1_500));
+    const usage = {
+      input_tokens: 100,
+      output_tokens: 50,
+      cache_read_input_tokens: 3000,
+      cache_creation_input_tokens: 1000,
+    };
+    const answer = reply([text("alpha is defined at a.py:1.")], "end_turn", usage);
+    api.script(answer, answer);
+    const run = await runCli(
+      [
+        "lab",
+        setFile,
+        "--model",
+        "claude-haiku-4-5",
+        "--variant",
+        "model=claude-opus-4-8",
+        "--concurrency",
+        "1",
+        "--json",
+      ],
+      {
+        env: { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_AUTH_TOKEN: undefined },
+        timeoutMs: 60_000,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report: LabReport = JSON.parse(run.stdout);
+    const models = (counting: boolean) =>
+      api.requests.filter((r) => r.path.endsWith("/count_tokens") === counting).map((r) => r.body.model);
+    expect(models(true)).toEqual(["claude-haiku-4-5", "claude-haiku-4-5", "claude-opus-4-8", "claude-opus-4-8"]);
+    expect(models(false)).toEqual(["claude-haiku-4-5", "claude-opus-4-8"]);
+    expect(report.variants.map((v) => v.schemaTokens)).toEqual([700, 980]);
+    expect(report.variants[1].model).toBe("claude-opus-4-8");
+    // The same usage, each at its model's prices. Haiku 4.5 ($1 in, $1.25 write, $0.10 read, $5 out):
+    // 1,900 µ$ as run, 4,350 µ$ plain. Opus 4.8 ($5, $6.25, $0.50, $25): 500 + 6,250 + 1,500 + 1,250 = 9,500 µ$
+    // as run; plain, 4,100 × 5 + 1,250 = 21,750 µ$. Both 5 times the baseline: +400%.
+    expect(report.variants[0].dollars).toEqual({ uncached: 0.00435, cached: 0.0019 });
+    expect(report.variants[1].dollars).toEqual({ uncached: 0.02175, cached: 0.0095 });
+    expect(report.variants[1].dollarsChange).toEqual({ uncached: 400, cached: 400 });
+  });
+
   it("counts usage that is not a count of tokens as 0, and says so once", async () => {
     api.scriptCount(count(500), count(1_200));
     const usage = { input_tokens: "100", output_tokens: 20 } as unknown as {

@@ -188,6 +188,34 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     expect(report.estimatesFor).toEqual({ model: "claude-opus-4-8", hiddenPrompt: 290 });
   });
 
+  it("offline, model=NAME stands for that model: its hidden prompt on every call, its tokenizer, its prices", async () => {
+    const report = await labJson([SAMPLE_SET, "--model", "claude-opus-4-8", "--variant", "model=claude-haiku-4-5"]);
+    const [base, variant] = report.variants;
+    expect(variant.model).toBe("claude-haiku-4-5");
+    // Opus 4.8: 290 hidden tokens a call, the newer tokenizer (×1.30); Haiku 4.5: 496, the local one (×1).
+    const scale = 1 / 1.3;
+    for (const [q, question] of base.questions.entries()) {
+      const baseSteps = question.runs[0].steps.filter((step) => step.kind === "model");
+      const steps = variant.questions[q].runs[0].steps.filter((step) => step.kind === "model");
+      expect(steps).toHaveLength(baseSteps.length);
+      for (const [i, step] of steps.entries()) {
+        expect(step.inputTokens, question.id).toBe(Math.round((baseSteps[i].inputTokens - 290) * scale) + 496);
+        expect(step.outputTokens, question.id).toBe(Math.round(baseSteps[i].outputTokens * scale));
+      }
+    }
+    // Priced at Haiku 4.5's $1 in and $5 out per million tokens, the baseline at Opus 4.8's $5 and $25.
+    const t = variant.totals;
+    expect(variant.dollars?.uncached).toBeCloseTo((t.inputTokens * 1 + t.outputTokens * 5) / 1e6, 6);
+    const b = base.totals;
+    expect(base.dollars?.uncached).toBeCloseTo((b.inputTokens * 5 + b.outputTokens * 25) / 1e6, 6);
+    expect(report.schemaCount.note).toContain("a model= variant carries its own model's hidden prompt");
+    const bad = await lab([SAMPLE_SET, "--variant", "model=$(rm)"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'model must be a model name: letters, digits and . _ - : @ /, at most 100 characters, got "$(rm)"',
+    );
+  });
+
   it("--runs 2: the lowest–highest row keeps every column apart", async () => {
     const table = (await lab([SRC_SET, "--runs", "2", "--variant", "cap=50"])).stdout;
     const spreadRows = table.split("\n").filter((line) => line.startsWith("  lowest–highest"));
@@ -308,7 +336,7 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     [
       "an unknown knob",
       () => [set({ questions: [good] }), "--variant", "cap=50,colour=red"],
-      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full\|FILE\.json, line-numbers=on\|off, sort=mtime\|path/,
+      /unknown knob "colour"; known knobs: cap=N \(10–500\), descriptions=concise\|full\|FILE\.json, line-numbers=on\|off, model=NAME \(a Claude model\), sort=mtime\|path/,
     ],
     [
       "a cap out of range",

@@ -13,7 +13,7 @@ import { checkBaseUrl } from "../options.js";
 import { PersonFileError, writePersonFile } from "../person-file.js";
 import { SYSTEM_PROMPT } from "../prompt.js";
 import { estimateCounter, estimateTokens } from "../tokens/count.js";
-import { hiddenPromptTokens } from "../tokens/model-sizes.js";
+import { hiddenPromptTokens, tokenizerRatio } from "../tokens/model-sizes.js";
 import { withBackoff } from "./backoff.js";
 import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
@@ -22,7 +22,7 @@ import { MAX_CONCURRENT_QUESTIONS, type Progress, runExperiment } from "./runner
 import { escapePath } from "../escape.js";
 import { formatCsv } from "./csv.js";
 import { formatReport } from "./table.js";
-import { KNOWN_KNOBS, parseVariants } from "./variants.js";
+import { KNOWN_KNOBS, parseVariants, type Variant } from "./variants.js";
 
 /** Most runs of each question per variant (--runs). */
 export const MAX_RUNS = 20;
@@ -112,17 +112,21 @@ export async function labCommand(argv: string[]): Promise<number> {
   const modelName = offline ? OFFLINE_MODEL_NAME : (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL);
   // Offline figures stand for the Claude model Scout would use: its hidden tool-use prompt is added to each call.
   const estimatesFor = offline ? (values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL) : undefined;
-  const hiddenPrompt = estimatesFor === undefined ? 0 : hiddenPromptTokens(estimatesFor, 1);
+  // A model= variant runs on its own model; offline, its estimates stand for that model (hidden prompt, tokenizer).
+  const hiddenPrompt = (variant: Variant) =>
+    estimatesFor === undefined ? 0 : hiddenPromptTokens(variant.model ?? estimatesFor, 1);
+  const tokenScale = (variant: Variant) =>
+    estimatesFor === undefined || !variant.model ? 1 : tokenizerRatio(variant.model) / tokenizerRatio(estimatesFor);
   const progress = progressLine();
   let toldUsage = false; // once for the whole lab, though each run has its own model
   const usageNotice = (text: string) => {
     if (!toldUsage) progress.note(text);
     toldUsage = true;
   };
-  const makeModel = (): Model =>
+  const makeModel = (variant: Variant): Model =>
     offline
       ? offlineModel()
-      : withBackoff(claudeModel(modelName, undefined, { onNotice: usageNotice }), {
+      : withBackoff(claudeModel(variant.model ?? modelName, undefined, { onNotice: usageNotice }), {
           onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`),
         });
   let schemaTokens: number[];
@@ -143,6 +147,7 @@ export async function labCommand(argv: string[]): Promise<number> {
     runs,
     concurrency,
     hiddenPrompt,
+    tokenScale,
     makeModel,
     describeError: describeApiError,
     onProgress: progress.update,
@@ -159,7 +164,9 @@ export async function labCommand(argv: string[]): Promise<number> {
     runs,
     estimatesFor,
     // Offline, what the system breakpoint would cache: the tools with their hidden prompt, and the system prompt.
-    stablePrefix: schemaTokens.map((tokens) => tokens + estimateTokens(SYSTEM_PROMPT)),
+    stablePrefix: schemaTokens.map(
+      (tokens, v) => tokens + Math.round(estimateTokens(SYSTEM_PROMPT) * tokenScale(variants[v])),
+    ),
   });
   if (values.csv) process.stdout.write(formatCsv(report));
   else console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report, { differs: values.differs }));

@@ -133,6 +133,7 @@ function changeSection(report: LabReport, colour: (v: number) => string): string
   const others = report.variants.slice(1);
   if (others.length === 0) return [];
   const pct = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(1)}%`;
+  const on = others.some((v) => v.model) ? " (each variant at its model's prices)" : ` on ${report.priced.model}`;
   const chart = (title: string, figure: string, value: (v: VariantReport) => number | null | undefined) => {
     const bars = others.flatMap((v, i) => {
       const n = value(v);
@@ -148,12 +149,8 @@ function changeSection(report: LabReport, colour: (v: number) => string): string
     '<div class="charts" id="change-charts">',
     ...chart("Input tokens", "change.inputTokens", (v) => v.change?.inputTokens),
     ...chart("Tool-result tokens", "change.toolResultTokens", (v) => v.change?.toolResultTokens),
-    ...chart(
-      `Dollars on ${report.priced.model}, without caching`,
-      "dollarsChange.uncached",
-      (v) => v.dollarsChange?.uncached,
-    ),
-    ...chart(`Dollars on ${report.priced.model}, with caching`, "dollarsChange.cached", (v) => v.dollarsChange?.cached),
+    ...chart(`Dollars${on}, without caching`, "dollarsChange.uncached", (v) => v.dollarsChange?.uncached),
+    ...chart(`Dollars${on}, with caching`, "dollarsChange.cached", (v) => v.dollarsChange?.cached),
     "</div>",
   ];
 }

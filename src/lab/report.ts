@@ -21,7 +21,7 @@ export { FIGURES, type Totals } from "./statistics.js";
 export const SCHEMA_EXACT_NOTE =
   "exact: the API's count_tokens endpoint, a request with the tools minus one without (includes the API's hidden tool-use prompt)";
 /** The offline note: the local tokenizer, plus the published hidden prompt of the model the estimate stands for. */
-export function schemaEstimateNote(pricedAs: string, hiddenPrompt: number | undefined): string {
+export function schemaEstimateNote(pricedAs: string, hiddenPrompt: number | undefined, modelVariants = false): string {
   return (
     "estimate: the schemas' JSON through the local tokenizer (@anthropic-ai/tokenizer), " +
     (hiddenPrompt === undefined
@@ -29,7 +29,10 @@ export function schemaEstimateNote(pricedAs: string, hiddenPrompt: number | unde
       : `+ the API's hidden tool-use prompt for ${pricedAs} (${hiddenPrompt}, published; also added to every model call's input)`) +
     (tokenizerRatio(pricedAs) === 1
       ? ""
-      : `; ${pricedAs} counts ~${Math.round((tokenizerRatio(pricedAs) - 1) * 100)}% more tokens for the same text (published), not applied: a ratio scales every variant alike`)
+      : `; ${pricedAs} counts ~${Math.round((tokenizerRatio(pricedAs) - 1) * 100)}% more tokens for the same text (published), not applied: a ratio scales every variant alike`) +
+    (modelVariants
+      ? `; a model= variant carries its own model's hidden prompt, and its tokens are scaled by its model's tokenizer ratio against ${pricedAs}'s (1 where none is published)`
+      : "")
   );
 }
 /** The user message the schema counts are made with (any short question would do). */
@@ -40,6 +43,8 @@ export interface VariantReport {
   design: ToolDesign;
   /** `descriptions=FILE.json`: the variant's own wording per tool. */
   descriptions?: Record<string, string>;
+  /** `model=NAME`: the model the variant ran on (offline: its estimates stood for), priced at its own prices. */
+  model?: string;
   /** What the four tool schemas add to every request. */
   schemaTokens: number;
   totals: Totals;
@@ -55,8 +60,8 @@ export interface VariantReport {
   /** Against the baseline: right answers, model calls and schema tokens as differences, tokens in percent. */
   change: Record<Figure | "schemaTokens", number> | null;
   /**
-   * Dollars for the whole set on the report's `priced` model (the mean over runs), without caching and with it
-   * (as the API reported; offline, simulated); null when the model has no price.
+   * Dollars for the whole set on the report's `priced` model (a model= variant: on its own model), the mean over
+   * runs, without caching and with it (as the API reported; offline, simulated); null when the model has no price.
    */
   dollars: { uncached: number; cached: number | null } | null;
   /** Against the baseline, in percent to one decimal. */
@@ -89,13 +94,24 @@ export async function countSchemaTokens(
   model: string,
   hiddenFor?: string,
 ): Promise<number[]> {
-  const request = { model, system: SYSTEM_PROMPT, messages: [{ role: "user" as const, content: COUNT_QUESTION }] };
-  const without = await count(request);
+  const requestFor = (name: string) => ({
+    model: name,
+    system: SYSTEM_PROMPT,
+    messages: [{ role: "user" as const, content: COUNT_QUESTION }],
+  });
+  // The count without tools, once per model (a model= variant's exact counts are its model's).
+  const without = new Map<string, number>();
   const counts: number[] = [];
   for (const variant of variants) {
+    const name = variant.model ?? model;
+    if (!without.has(name)) without.set(name, await count(requestFor(name)));
     const tools = toolSchemas(toolsOf(variant));
-    const hidden = hiddenFor === undefined ? 0 : hiddenPromptTokens(hiddenFor, tools.length);
-    counts.push((await count({ ...request, tools })) - without + hidden);
+    const standsFor = hiddenFor === undefined ? undefined : (variant.model ?? hiddenFor);
+    const hidden = standsFor === undefined ? 0 : hiddenPromptTokens(standsFor, tools.length);
+    // Estimated, a model= variant's schemas through its own tokenizer, against the baseline's (see runner.ts).
+    const scale = standsFor === undefined ? 1 : tokenizerRatio(standsFor) / tokenizerRatio(hiddenFor ?? standsFor);
+    const schema = (await count({ ...requestFor(name), tools })) - (without.get(name) ?? 0);
+    counts.push(Math.round(schema * scale) + hidden);
   }
   return counts;
 }
@@ -117,7 +133,7 @@ export function buildReport(input: {
   const { set, variants, records, runs } = input;
   const reports = variants.map((variant, v): VariantReport => {
     const perRun = Array.from({ length: runs }, (_, r) => totalsOf(records[v].map((question) => question[r])));
-    const priced = input.estimatesFor ?? input.model;
+    const priced = variant.model ?? input.estimatesFor ?? input.model;
     const money = Array.from({ length: runs }, (_, r) =>
       variantDollars(
         records[v].map((question) => question[r]),
@@ -130,6 +146,7 @@ export function buildReport(input: {
       name: variant.name,
       design: variant.design,
       ...(variant.descriptions ? { descriptions: variant.descriptions } : {}),
+      ...(variant.model ? { model: variant.model } : {}),
       schemaTokens: input.schemaTokens[v],
       totals: meanOf(perRun),
       spread: runs > 1 ? spreadOf(perRun) : null,
@@ -172,7 +189,11 @@ export function buildReport(input: {
       note:
         input.schemaMode === "exact"
           ? SCHEMA_EXACT_NOTE
-          : schemaEstimateNote(input.estimatesFor ?? input.model, toolPromptTokens(input.estimatesFor ?? input.model)),
+          : schemaEstimateNote(
+              input.estimatesFor ?? input.model,
+              toolPromptTokens(input.estimatesFor ?? input.model),
+              variants.some((variant) => variant.model),
+            ),
     },
     ...(input.estimatesFor === undefined
       ? {}

@@ -44,16 +44,21 @@ export interface ExperimentOptions {
   set: QuestionSet;
   variants: Variant[];
   runs: number;
-  /** A model for one question: called once per question, variant and run. */
-  makeModel: () => Model;
+  /** A model for one question of `variant`: called once per question, variant and run. */
+  makeModel: (variant: Variant) => Model;
   concurrency?: number;
   maxSteps?: number;
   /**
-   * Tokens to add to each model call's input: offline, the hidden tool-use prompt the API would add to every
-   * request that carries tools (src/tokens/model-sizes.ts), which the offline model's estimate cannot see.
-   * 0 (the default) with Claude, whose usage already holds it.
+   * Tokens to add to each model call's input of a variant: offline, the hidden tool-use prompt the API would add
+   * to every request that carries tools (src/tokens/model-sizes.ts), which the offline model's estimate cannot
+   * see. 0 (the default) with Claude, whose usage already holds it.
    */
-  hiddenPrompt?: number;
+  hiddenPrompt?: (variant: Variant) => number;
+  /**
+   * What a variant's usage is multiplied by: offline, a `model=NAME` variant's tokenizer ratio against the
+   * baseline's model (src/tokens/model-sizes.ts), so its estimates compare. 1 (the default) with Claude.
+   */
+  tokenScale?: (variant: Variant) => number;
   describeError?: (error: unknown) => Promise<string>;
   /** Told when a variant's first question starts (in order), and after each question. */
   onProgress?: (event: Progress) => void;
@@ -82,7 +87,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<RunReco
       const question = set.questions[q];
       const record = await askOnce(question.question, {
         ...options,
-        model: makeModel(),
+        hidden: options.hiddenPrompt?.(variants[v]) ?? 0,
+        scale: options.tokenScale?.(variants[v]) ?? 1,
+        model: makeModel(variants[v]),
         workspace,
         tools: toolSets[v],
       });
@@ -98,7 +105,13 @@ export async function runExperiment(options: ExperimentOptions): Promise<RunReco
 /** One question in a new, empty conversation; every step recorded. */
 async function askOnce(
   question: string,
-  options: ExperimentOptions & { model: Model; workspace: Workspace; tools: ReturnType<typeof makeTools> },
+  options: ExperimentOptions & {
+    model: Model;
+    workspace: Workspace;
+    tools: ReturnType<typeof makeTools>;
+    hidden: number;
+    scale: number;
+  },
 ): Promise<RunRecord> {
   const record: RunRecord = {
     right: false,
@@ -121,12 +134,15 @@ async function askOnce(
       maxSteps: options.maxSteps,
       onStep(event) {
         if (event.type === "model") {
-          const { input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens } = event.usage;
-          const input =
-            input_tokens +
-            (cache_read_input_tokens ?? 0) +
-            (cache_creation_input_tokens ?? 0) +
-            (options.hiddenPrompt ?? 0);
+          const { scale } = options;
+          const usage = event.usage;
+          const [input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens] = [
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_input_tokens ?? 0,
+            usage.cache_creation_input_tokens ?? 0,
+          ].map((n) => Math.round(n * scale));
+          const input = input_tokens + cache_read_input_tokens + cache_creation_input_tokens + options.hidden;
           record.steps.push({
             kind: "model",
             inputTokens: input,

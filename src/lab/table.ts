@@ -133,8 +133,10 @@ function dollarLines(report: LabReport, nameWidth: number): string[] {
   const how = report.offline
     ? "offline: the estimates priced, caching simulated over the set as one session"
     : "as the API reported, cache reads and writes included";
-  const head = `Dollars (${escapePath(model)} prices, ${date}; ${how}):`;
-  if (report.variants.some((v) => !v.dollars)) return [head, `  price unknown for ${escapePath(model)}`];
+  const own = report.variants.some((v) => v.model) ? ", a model= variant at its model's" : "";
+  const head = `Dollars (${escapePath(model)} prices${own}, ${date}; ${how}):`;
+  if (!report.variants[0].dollars) return [head, `  price unknown for ${escapePath(model)}`];
+  const unknown = [...new Set(report.variants.filter((v) => !v.dollars).map((v) => v.model ?? model))];
   const approx = report.offline ? "~" : "";
   const money = (value: number | null | undefined) =>
     value === null || value === undefined ? "unknown" : approx + formatDollars(value);
@@ -153,6 +155,7 @@ function dollarLines(report: LabReport, nameWidth: number): string[] {
         percent(v.dollarsChange?.cached),
       ]),
     );
+  if (unknown.length) lines.push(`  (price unknown for ${unknown.map(escapePath).join(", ")})`);
   return lines;
 }
 

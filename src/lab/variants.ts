@@ -1,4 +1,5 @@
-// Variants: a `--variant "cap=50,descriptions=concise"` spec read into a named ToolDesign, the baseline first.
+// Variants: a `--variant "cap=50,descriptions=concise"` spec read into a named ToolDesign (and, with
+// `model=NAME`, the model it runs on), the baseline first.
 //
 // Each knob is a real parameter of the tools (see ToolDesign in
 // src/tools/tool.ts); a variant changes only the knobs it names and keeps
@@ -19,6 +20,8 @@ export interface Variant {
   design: ToolDesign;
   /** `descriptions=FILE.json`: your own wording for some tools, by name (the rest keep the design's). */
   descriptions?: Record<string, string>;
+  /** `model=NAME`: the Claude model this variant runs on (offline: the one its estimates stand for). */
+  model?: string;
 }
 
 /** Largest descriptions file read, and longest description in it. */
@@ -63,6 +66,9 @@ function readDescriptions(file: string): Record<string, string> | string {
   return value as Record<string, string>;
 }
 
+/** What a model name may hold: enough for every published name and a proxy's, nothing that needs escaping. */
+const MODEL_NAME = /^[A-Za-z0-9][\w.:@/-]{0,99}$/;
+
 export const BASELINE: Variant = { name: "baseline", design: DEFAULT_DESIGN };
 
 /** The knobs, each with the values it takes (for messages) and how it sets the design. */
@@ -99,6 +105,15 @@ const KNOBS: Record<
     set(design, value) {
       if (value !== "on" && value !== "off") return "line-numbers must be on or off";
       design.lineNumbers = value === "on";
+      return null;
+    },
+  },
+  model: {
+    values: "NAME (a Claude model)",
+    set(_design, value, variant) {
+      if (!MODEL_NAME.test(value))
+        return "model must be a model name: letters, digits and . _ - : @ /, at most 100 characters";
+      variant.model = value;
       return null;
     },
   },
