@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateTokens, formatCount } from "../src/tokens/count.js";
 import { tokenizerRatio } from "../src/tokens/model-sizes.js";
-import { CACHE_COLOURS, CATEGORY_COLOURS } from "../src/tokens/session-page.js";
+import { CACHE_COLOURS, CATEGORY_COLOURS, renderSessionPage } from "../src/tokens/session-page.js";
+import { parseTrace } from "../src/tokens/trace-read.js";
 import { type ApiServer, reply, startApiServer, text, toolUse } from "./api-server.js";
 import { CHROMIUM, chromium, colourCounts, elements, requireChromium } from "./chromium.js";
 import { makeTree, runCli } from "./helpers.js";
@@ -161,5 +162,29 @@ describe("scout tokens --trace FILE --html OUT", { timeout: 120_000 }, () => {
     const counts = colourCounts(readPng(fs.readFileSync(png)));
     for (const colour of [CATEGORY_COLOURS["tool schemas"], CACHE_COLOURS["cache read"], CACHE_COLOURS["cache write"]])
       expect(counts.get(colour.slice(1)) ?? 0, colour).toBeGreaterThan(300);
+  });
+});
+
+describe("the session page's source", () => {
+  it("escapes what a trace holds: the question, the model's name and its reply", () => {
+    const records = [
+      { type: "question", text: '<script>alert("x")</script>\u001b[2J' },
+      {
+        type: "model",
+        model: "claude-<b>x\u001b]0;title",
+        stopReason: "end_turn",
+        usage: { input_tokens: 5, output_tokens: 2 },
+        request: { messages: 1 },
+        content: [{ type: "text", text: "</code><img src=x onerror=alert(1)>" }],
+      },
+      { type: "turn", result: {} },
+    ];
+    const html = renderSessionPage(parseTrace(records.map((r) => JSON.stringify(r)).join("\n")), {
+      file: "<i>t.jsonl</i>",
+      model: MODEL,
+    });
+    expect(html).not.toMatch(/<script|<img|<i>|<b>x/);
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\\x1b[2J");
+    expect(html).not.toContain("\u001b");
   });
 });
