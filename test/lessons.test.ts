@@ -4,7 +4,7 @@
 //    what the commands print is compared with the lesson text.
 // 2. Every file path and name cited in a lesson's "Key files" section exists,
 //    and so does every Scout source path and camelCase code name in its text.
-// 3. Every code excerpt whose fence names its file (```ts src/agent.ts) is
+// 3. Every code excerpt whose fence names its file (```ts src/core/loop.ts) is
 //    really in that file, line for line (a line may be part of a longer
 //    one), in order; "…" lines mark a gap.
 // 4. lessons/README.md links every lesson in order; README.md links it.
