@@ -41,6 +41,11 @@ const CONCISE: Record<string, (design: ToolDesign) => string> = {
     `Search file contents (Rust regex, smart case); "path:line:text" lines, files ${orderOf(design)}, at most ${design.cap}.`,
 };
 
+/** A concise wording for a tool the table does not know (a learner's): its first words, and the cap. */
+function firstWords(tool: Tool, design: ToolDesign): string {
+  return `${tool.description.split(/[,;:(]/)[0].trim()}, at most ${design.cap}.`;
+}
+
 /**
  * Scout's own description with the design's cap and order stated instead of Scout's: the phrases that state
  * them are replaced, and each must be there, so a reworded description cannot silently keep the old figure.
@@ -75,8 +80,8 @@ function withoutLineNumbers(result: ToolResult): ToolResult {
 export function makeTools(design: ToolDesign = DEFAULT_DESIGN, given: Tool[] = scoutTools): Tool[] {
   const limits: ResultLimits = { cap: design.cap, sort: design.sort };
   return given.map((tool) => {
-    const concise = design.descriptions === "concise" ? CONCISE[tool.name] : undefined;
-    const wording = concise ? concise(design) : fullDescription(tool, design);
+    const concise = CONCISE[tool.name] ?? ((shown: ToolDesign) => firstWords(tool, shown));
+    const wording = design.descriptions === "concise" ? concise(design) : fullDescription(tool, design);
     const schema = structuredClone(tool.input_schema);
     for (const property of Object.values(schema.properties))
       if (property.maximum === MAX_RESULT_LINES) {
