@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
-import { formatCount } from "../src/tokens/count.js";
+import { formatCount } from "../src/guards/format.js";
 import { CHROMIUM, chromium as openIn, colourCounts, elements, measure, requireChromium } from "./chromium.js";
 import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
 import { readPng } from "./png.js";

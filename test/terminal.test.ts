@@ -48,7 +48,11 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     const atPrompt = probe.loaded();
     expect(atPrompt).toContain("repl/terminal.js");
     expect(
-      atPrompt.filter((file) => /^(agent|trace)\.js$|^tools\/|^tokens\/(schema-costs|request-view)/.test(file)),
+      atPrompt.filter((file) =>
+        /^core\/(loop|scout|session|read_file|list_files|glob|grep)\.js$|^trace\.js$|^tokens\/(schema-costs|request-view)/.test(
+          file,
+        ),
+      ),
     ).toEqual([]);
     expect(atPrompt).not.toContain("(toLocaleString)"); // its first call loads locale data (~20 ms)
     pty.type("where is safe_path defined?\r");
@@ -59,7 +63,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(await pty.exited).toBe(0);
     expect(pty.screen()).toContain("safe_path is defined at app.py:3");
     expect(pty.screen()).toMatch(/^baseline \(no tools\)/m);
-    for (const file of ["agent.js", "tools/grep.js", "tools/read_file.js", "tokens/schema-costs.js"])
+    for (const file of ["core/loop.js", "core/grep.js", "core/read_file.js", "tokens/schema-costs.js"])
       expect(probe.loaded()).toContain(file);
   });
 

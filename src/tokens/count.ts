@@ -7,8 +7,8 @@
 // says which it is.
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { MessageParam } from "../agent.js";
-import type { toolSchemas } from "../tools/index.js";
+import type { MessageParam } from "../core/loop.js";
+import type { toolSchemas } from "../core/tool.js";
 
 interface Encoder {
   encode(text: string, allowedSpecial: "all"): Uint32Array;
@@ -110,9 +110,4 @@ export function blockText(block: Exclude<MessageParam["content"], string>[number
   if (block.type === "tool_result")
     return typeof block.content === "string" ? block.content : JSON.stringify(block.content ?? "");
   return JSON.stringify(block);
-}
-
-/** 4812 → "4,812", the same on every machine whatever its locale. */
-export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
 }

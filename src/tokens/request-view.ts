@@ -7,12 +7,13 @@
 // a model call and the tool results answering it share one figure. Offline,
 // each block is estimated locally, and the hidden tool-use prompt is its own
 // row (src/tokens/model-sizes.ts).
-import type { MessageParam, ModelRequest } from "../agent.js";
+import type { MessageParam, ModelRequest } from "../core/loop.js";
 import { countBreakpoints, withCacheBreakpoints } from "../models/cache.js";
-import { blockText, type Counter, estimateTokens as localTokens, formatCount } from "./count.js";
+import { blockText, type Counter, estimateTokens as localTokens } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
-import { escapeJson, escapePath } from "../escape.js";
-import { apiRequest } from "../models/claude.js";
+import { escapeJson, escapePath } from "../guards/escape.js";
+import { apiRequest } from "../core/claude.js";
 
 /** Texts longer than this (tool results, the system prompt) are shown abbreviated, with their size; tool inputs at twice it. */
 export const MAX_BLOCK_CHARS = 100;
@@ -79,7 +80,9 @@ export function formatRequestJson(
   options: { model: string; cache: boolean; offline: boolean },
 ): string {
   if (!request) return "(no request yet: ask a question first)";
-  const body = { ...apiRequest(options.model, request, options.cache), stream: true }; // as claudeModel sends it
+  // As claudeModel sends it: the CLI's prepare adds the cache breakpoints (src/repl/setup.ts).
+  const prepare = (plain: ModelRequest) => withCacheBreakpoints(plain, options.cache);
+  const body = { ...apiRequest(options.model, request, prepare), stream: true };
   const json = escapeJson(JSON.stringify(body, null, 2));
   return options.offline
     ? `(offline: nothing went to the API; this is the body Scout would send ${escapePath(options.model)})\n${json}`

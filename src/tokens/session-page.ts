@@ -4,9 +4,10 @@
 // The split is the local estimate the terminal prints (token-split.ts); the
 // cache figures are the usage the trace recorded. No script, font or image
 // from anywhere: the page is the same offline and in ten years.
-import type { ContentBlock, MessageParam, Usage } from "../agent.js";
+import type { ContentBlock, MessageParam, Usage } from "../core/loop.js";
 import { escapeXml, stackedBarChart } from "../lab/charts.js";
-import { blockText, formatCount } from "./count.js";
+import { blockText } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { toolPromptTokens } from "./model-sizes.js";
 import { estimateFor, MAX_SPLIT_CALLS, type Split, splitRequest } from "./token-split.js";
 import type { Trace, TracedCall } from "./trace-read.js";
