@@ -278,7 +278,10 @@ describe("the answer judges of lessons 3, 4 and 14 take a right answer in any ri
 
   it("lesson 14: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
     expect(
-      await failing("answers-14", "2: src/core/claude.ts src/core/loop.ts src/guards/message-events.ts\n3: list_files\n"),
+      await failing(
+        "answers-14",
+        "2: src/core/claude.ts src/core/loop.ts src/guards/message-events.ts\n3: list_files\n",
+      ),
     ).toEqual([]);
   });
 });
