@@ -124,10 +124,10 @@ export const lesson12: Question[] = [
     ask: 'record the offline model\'s answer to "where is make_slug defined?" with --trace in a copy of the sample project, add a line at the top of the file it read, and replay the trace there with --replay: which tool\'s live result does the step log flag first, at which step? (the tool\'s name and its [n], e.g. "glob 2")',
     hint: 'Record and replay in the same copy, with the trace beside it (lessons/build/replay.jsonl): the replay answers from the recording, the tools run on the copy, and a line "(replay: the live … result differs …)" follows the step whose result is not the recorded one.',
     judge: async (answer) => {
-      const written = /^\s*([a-z_]+)\s*\[?(\d+)\]?\s*$/i.exec(answer);
+      const written = /^\s*([a-z_]+)[\s,:]*\[?(\d+)\]?\s*$/i.exec(answer);
       if (!written) return `"${answer}" is not a tool's name and a step number, like "glob 2"`;
       const [tool, step] = (await firstFlaggedStep()).split(" ");
-      if (written[1] !== tool) return `the first result the replay flags is not ${written[1]}'s`;
+      if (written[1].toLowerCase() !== tool) return `the first result the replay flags is not ${written[1]}'s`;
       return written[2] === step ? null : `${tool}'s result is flagged, but not at step ${written[2]}`;
     },
   },
