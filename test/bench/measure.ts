@@ -190,7 +190,9 @@ export function timeEnterToOutput(
 export async function withCoresBusy<T>(fn: () => Promise<T>): Promise<T> {
   const spinners = os.cpus().map(() => spawn(process.execPath, ["-e", "for (;;);"], { stdio: "ignore" }));
   try {
-    await Promise.all(spinners.map((child) => new Promise((spawned) => child.once("spawn", spawned))));
+    await Promise.all(
+      spinners.map((child) => new Promise((spawned, failed) => child.once("spawn", spawned).once("error", failed))),
+    );
     return await fn();
   } finally {
     for (const child of spinners) child.kill("SIGKILL");
