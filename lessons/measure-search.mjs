@@ -62,20 +62,20 @@ const SETS = {
     // true across small edits while still showing the difference.
     round: (n) => (n < 10 ? n : Number(n.toPrecision(1))),
     questions: [
-      { ask: "where is runTurn defined?", name: "runTurn", pattern: "runTurn", definedIn: "src/agent.ts" },
+      { ask: "where is runTurn defined?", name: "runTurn", pattern: "runTurn", definedIn: "src/core/loop.ts" },
       { ask: "who calls runTurn?", name: "runTurn", pattern: "runTurn\\(" },
       {
         ask: "where is resolveInWorkspace defined?",
         name: "resolveInWorkspace",
         pattern: "resolveInWorkspace",
-        definedIn: "src/workspace/workspace.ts",
+        definedIn: "src/core/workspace.ts",
       },
       { ask: "who calls resolveInWorkspace?", name: "resolveInWorkspace", pattern: "resolveInWorkspace\\(" },
       {
         ask: "where is MAX_RESULT_LINES defined?",
         name: "MAX_RESULT_LINES",
         pattern: "MAX_RESULT_LINES",
-        definedIn: "src/tools/tool.ts",
+        definedIn: "src/core/tool.ts",
       },
       { ask: "who calls estimateTokens?", name: "estimateTokens", pattern: "estimateTokens\\(" },
     ],

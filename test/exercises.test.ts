@@ -7,21 +7,21 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exercises } from "../lessons/exercises.js";
 import { firstCaseCases } from "../lessons/graded/first-case.js";
-import { claudeModel } from "../src/models/claude.js";
-import { runTool } from "../src/tools/index.js";
-import { listFiles } from "../src/tools/list_files.js";
-import { fail, type Tool } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { claudeModel } from "../src/core/claude.js";
+import { runTool } from "../src/core/tool.js";
+import { listFiles } from "../src/core/list_files.js";
+import { fail, type Tool } from "../src/core/tool.js";
+import { Workspace } from "../src/core/workspace.js";
 import { startApiServer } from "./api-server.js";
 import { type Case, withTree } from "./cases/case.js";
 import { listFilesCases } from "./cases/list_files.js";
 import { modelCases } from "./cases/model.js";
-import type { MakeOutline } from "./cases/outline.js";
+import type { Outline } from "./cases/outline.js";
 import { type DenyTools, permissionCases } from "./cases/permissions.js";
 import { loopCases, type RunTurn } from "./cases/loop.js";
 import { outlineCases } from "./cases/outline.js";
-import { makeOutline as solutionOutline } from "../lessons/solutions/outline.js";
-import { runTurn } from "../src/agent.js";
+import { outline as solutionOutline } from "../lessons/solutions/outline.js";
+import { runTurn } from "../src/core/loop.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
 
 /** The lesson an exercise belongs to, by its name: the tests name exercises, not lesson numbers. */
@@ -144,11 +144,10 @@ describe("the code exercises of lessons 12 and 15 catch half-done work", () => {
   });
 
   it("first-case: a case that only checks the answer is not empty fails the check", async () => {
-    const weak: Case<MakeOutline> = {
+    const weak: Case<Outline> = {
       name: "outline says something",
       hint: "look at the result",
-      run: async (makeOutline) => {
-        const tool = makeOutline();
+      run: async (tool) => {
         const result = await withTree({ "a.py": "def f():\n    pass\n" }, (root) =>
           runTool(tool.name, { path: "a.py" }, { workspace: new Workspace(root) }, [tool]),
         );
@@ -165,11 +164,10 @@ describe("the code exercises of lessons 12 and 15 catch half-done work", () => {
   });
 
   it("first-case: a case that checks the LINE: TEXT format but not the line number fails the check", async () => {
-    const formatOnly: Case<MakeOutline> = {
+    const formatOnly: Case<Outline> = {
       name: "outline shows def main as LINE: TEXT",
       hint: "one definition, numbered",
-      run: async (makeOutline) => {
-        const tool = makeOutline();
+      run: async (tool) => {
         const result = await withTree({ "a.py": "import os\n\ndef main():\n    pass\n" }, (root) =>
           runTool(tool.name, { path: "a.py" }, { workspace: new Workspace(root) }, [tool]),
         );
@@ -226,17 +224,14 @@ describe("the code exercises of lessons 12 and 15 catch half-done work", () => {
   });
 
   it("outline: a tool that also lists constants, as lesson 15 describes, passes every case", async () => {
-    const withConstants: MakeOutline = (design) => {
-      const tool = solutionOutline(design);
-      return {
-        ...tool,
-        run: async (args, context) => {
-          const result = await tool.run(args, context);
-          if (args.path !== "app.ts" || result.isError) return result;
-          const lines = result.content.split("\n");
-          return { ...result, content: [...lines, "5: const n = 1;"].join("\n") };
-        },
-      };
+    const withConstants: Outline = {
+      ...solutionOutline,
+      run: async (args, context) => {
+        const result = await solutionOutline.run(args, context);
+        if (args.path !== "app.ts" || result.isError) return result;
+        const lines = result.content.split("\n");
+        return { ...result, content: [...lines, "5: const n = 1;"].join("\n") };
+      },
     };
     expect(await failingCases(outlineCases, withConstants)).toEqual([]);
   });
@@ -283,15 +278,21 @@ describe("the answer judges of lessons 3, 4 and 14 take a right answer in any ri
   });
 
   it("lesson 14: the answers are numbered as the lesson numbers its exercises (2 and 3)", async () => {
-    expect(await failing("answers-14", "2: src/agent.ts\n3: list_files\n")).toEqual([]);
+    expect(
+      await failing(
+        "answers-14",
+        "2: src/core/claude.ts src/core/loop.ts src/guards/message-events.ts\n3: list_files\n",
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("the bridge lesson's edit_file", () => {
   it("is never one of Scout's own tools, which only read", async () => {
-    const { toolNames, tools } = await import("../src/tools/index.js");
+    const { tools } = await import("../src/core/scout.js");
+    const { toolNames } = await import("../src/core/tool.js");
     expect(tools.map((t) => t.name)).toEqual(["read_file", "list_files", "glob", "grep"]);
-    expect(toolNames()).not.toContain("edit_file");
+    expect(toolNames(tools)).not.toContain("edit_file");
   });
 });
 
@@ -403,11 +404,11 @@ describe("npm run check", { timeout: 60_000 }, () => {
       expect(spin.stdout).toMatch(
         /FAIL {2}answers a question that needs no tool.*\n {8}no result after \d+ s, and the code never gave the event loop back/,
       );
-      expect(spin.stdout).toMatch(/\(12 more cases not run: the check was stopped\)\n0 of 13 pass\./);
+      expect(spin.stdout).toMatch(/\(11 more cases not run: the check was stopped\)\n0 of 12 pass\./);
       const grow = check("loop", path.join(dir, "grow.ts"));
       expect(grow.status).toBe(1);
       expect(grow.stdout).toMatch(/\n {8}the process ran out of memory \(its heap limit is \d+ MB\)/);
-      expect(grow.stdout).toMatch(/\n0 of 13 pass\./);
+      expect(grow.stdout).toMatch(/\n0 of 12 pass\./);
       const quit = check("loop", path.join(dir, "quit.ts"));
       expect(quit.status).toBe(1);
       expect(quit.stdout).toContain(
@@ -476,7 +477,7 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
       fs.writeFileSync(path.join(root, "lessons/build/loop.ts"), "export async function runTurn() {}\n");
       const later = board();
       expect(later.stdout).toMatch(/^lesson 0\n {2}PASS {14}answers-00\n/);
-      expect(later.stdout).toMatch(/\nlesson \d+\n {2}FAIL {2}\(0 of 13\) {3}loop\n/);
+      expect(later.stdout).toMatch(/\nlesson \d+\n {2}FAIL {2}\(0 of 12\) {3}loop\n/);
       expect(later.stdout).toMatch(/\nNext: answers-01 \(lesson 1\)/);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

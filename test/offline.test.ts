@@ -1,10 +1,10 @@
 // The offline teaching model in a real fixture project, through the real loop and tools.
 import { describe, expect, it } from "vitest";
-import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
+import { runTurn, type MessageParam, type StepEvent } from "../src/core/loop.js";
 import { offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
 import { parseQuestion, TEST_FILES } from "../src/models/offline/question.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { Workspace } from "../src/core/workspace.js";
 import { makeTree, runCli } from "./helpers.js";
 
 const DAY = 86_400;
@@ -37,8 +37,8 @@ async function ask(question: string, root = fixture()) {
     workspace: new Workspace(root),
     onStep: (e) => events.push(e),
   });
-  const tools = events.flatMap((e) => (e.type === "tool" ? [{ name: e.name, input: e.input }] : []));
-  const steps = events.flatMap((e) => (e.type === "tool" ? [e.step] : []));
+  const tools = events.flatMap((e) => (e.type === "tool_result" ? [{ name: e.name, input: e.input }] : []));
+  const steps = events.flatMap((e) => (e.type === "tool_result" ? [e.step] : []));
   return { result, tools, steps, history };
 }
 

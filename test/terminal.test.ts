@@ -47,9 +47,13 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     await pty.waitFor(/you > /);
     const atPrompt = probe.loaded();
     expect(atPrompt).toContain("repl/terminal.js");
-    // tools/tool.js, the tool contract's limits and helpers (no tool), comes with the step log's number format
-    const early = /^(agent|trace)\.js$|^tools\/(?!tool\.js$)|^tokens\/(schema-costs|request-view)/;
-    expect(atPrompt.filter((file) => early.test(file))).toEqual([]);
+    expect(
+      atPrompt.filter((file) =>
+        /^core\/(loop|scout|session|read_file|list_files|glob|grep)\.js$|^trace\.js$|^tokens\/(schema-costs|request-view)/.test(
+          file,
+        ),
+      ),
+    ).toEqual([]);
     expect(atPrompt).not.toContain("(toLocaleString)"); // its first call loads locale data (~20 ms)
     pty.type("where is safe_path defined?\r");
     await pty.waitFor(prompts(2));
@@ -61,7 +65,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(await pty.exited).toBe(0);
     expect(pty.screen()).toContain("safe_path is defined at app.py:3");
     expect(pty.screen()).toMatch(/^baseline \(no tools\)/m);
-    for (const file of ["agent.js", "tools/grep.js", "tools/read_file.js", "tokens/schema-costs.js"])
+    for (const file of ["core/loop.js", "core/grep.js", "core/read_file.js", "tokens/schema-costs.js"])
       expect(probe.loaded()).toContain(file);
   });
 

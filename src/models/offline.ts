@@ -9,7 +9,7 @@
 // it says one line of why, as a model's text before tool_use would.
 // The policy is in offline/policy.ts, question parsing in offline/question.ts,
 // what a definition looks like in offline/definitions.ts, answers in offline/answers.ts.
-import type { ContentBlock, MessageParam, Model, ModelResponse } from "../agent.js";
+import type { ContentBlock, MessageParam, Model, ModelResponse } from "../core/loop.js";
 import { estimateTokens } from "../tokens/count.js";
 import { type Exchange, nextMove } from "./offline/policy.js";
 import { parseQuestion } from "./offline/question.js";

@@ -8,9 +8,8 @@
 import { createRequire } from "node:module";
 import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
-import type { MessageParam } from "../agent.js";
-import type { toolSchemas } from "../tools/index.js";
-import { groupThousands } from "../tools/tool.js";
+import type { MessageParam } from "../core/loop.js";
+import type { toolSchemas } from "../core/tool.js";
 
 interface Encoder {
   encode(text: string, allowedSpecial: "all"): Uint32Array;
@@ -121,12 +120,4 @@ export function blockText(block: Exclude<MessageParam["content"], string>[number
   if (block.type === "tool_result")
     return typeof block.content === "string" ? block.content : JSON.stringify(block.content ?? "");
   return JSON.stringify(block);
-}
-
-/**
- * 4812 → "4,812", the same on every machine whatever its locale. A whole number is grouped by hand
- * (groupThousands): the first toLocaleString of a process loads locale data, ~30 ms of the first answer.
- */
-export function formatCount(value: number): string {
-  return Number.isInteger(value) ? groupThousands(value) : value.toLocaleString("en-US");
 }

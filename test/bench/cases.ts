@@ -1,15 +1,16 @@
 // What the benchmark measures: each tool, in-process and through the CLI,
 // next to the fastest way to get the same answer without Scout.
+import { tools } from "../../src/core/scout.js";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import fg from "fast-glob";
-import { rgArguments } from "../../src/tools/grep.js";
-import { runTool } from "../../src/tools/index.js";
-import { MEMORY_WATCHED } from "../../src/tools/ripgrep.js";
-import { DEFAULT_DESIGN } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { rgArguments } from "../../src/guards/rg-search.js";
+import { runTool } from "../../src/core/tool.js";
+import { MEMORY_WATCHED } from "../../src/guards/ripgrep.js";
+import { DEFAULT_DESIGN } from "../../src/lab/designs.js";
+import { Workspace } from "../../src/core/workspace.js";
 import {
   measurePeakRss,
   runProcess,
@@ -156,7 +157,7 @@ function nodeCase(cwd: string): Case {
 
 /** One tool call in this process, with a fresh Workspace (no ignore rules cached yet), as a new session's first call. */
 async function toolInProcess(root: string, name: string, input: object): Promise<string> {
-  const result = await runTool(name, input, { workspace: new Workspace(root) });
+  const result = await runTool(name, input, { workspace: new Workspace(root) }, tools);
   if (result.isError) throw new Error(`${name} failed: ${result.content}`);
   return result.summary ?? "";
 }
@@ -332,7 +333,7 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
 
 /** The glob tool in-process; the note is the total it reports, to compare with rg's count. */
 async function globTotal(root: string, input: object): Promise<string> {
-  const result = await runTool("glob", input, { workspace: new Workspace(root) });
+  const result = await runTool("glob", input, { workspace: new Workspace(root) }, tools);
   if (result.isError) throw new Error(`glob failed: ${result.content}`);
   return result.summary ?? "";
 }
@@ -491,7 +492,7 @@ const PROBE = `
 const [name, input, root, dist] = process.argv.slice(1);
 const { runTool } = await import(dist + "/tools/index.js");
 const { Workspace } = await import(dist + "/workspace/workspace.js");
-const result = await runTool(name, JSON.parse(input), { workspace: new Workspace(root) });
+const result = await runTool(name, JSON.parse(input), { workspace: new Workspace(root) }, tools);
 process.stdout.write(JSON.stringify({ isError: result.isError, nodeOnlyKib: process.resourceUsage().maxRSS }));
 `;
 

@@ -1,12 +1,11 @@
 // What grep shows of the files rg found: only files it may show and that exist, paths escaped, lines clipped.
-import fs from "node:fs";
 import path from "node:path";
-import { escapePath } from "../escape.js";
-import type { FileLines, Line } from "./newest-first.js";
+import { escapeFileLine, escapePath } from "./escape.js";
+import { type FileLines, type Line, mtimeNsOf } from "./newest-first.js";
 import type { RgFile, RgOutcome } from "./ripgrep.js";
 import { canRead } from "./search-path.js";
-import { escapeControlCharacters } from "./text-decoding.js";
-import { clipLine } from "./tool.js";
+
+import { clipLine } from "./result-budget.js";
 
 export interface ShowOptions {
   root: string;
@@ -39,7 +38,7 @@ export async function* filesShown(files: AsyncIterable<RgFile>, options: ShowOpt
       lastLine = lineNumber;
       const mark = hit ? ":" : "-";
       // Escaped as read_file escapes the same line: a file's ESC or BEL reaches no one raw.
-      const clipped = clipLine(escapeControlCharacters(text), options.maxChars, cut);
+      const clipped = clipLine(escapeFileLine(text), options.maxChars, cut);
       shown.push({ file, hit, text: `${name}${mark}${lineNumber}${mark}${clipped}` });
     }
     yield { file, mtimeNs, lines: shown };
@@ -64,10 +63,6 @@ export function isReadable(abs: string): boolean {
  * the tie-break by path decides.
  */
 function mtimeOf(root: string, file: string, byMtime: boolean): bigint | undefined {
-  try {
-    const { mtimeNs } = fs.statSync(path.join(root, file), { bigint: true });
-    return byMtime ? mtimeNs : 0n;
-  } catch {
-    return undefined;
-  }
+  const mtimeNs = mtimeNsOf(path.join(root, file));
+  return mtimeNs === undefined || byMtime ? mtimeNs : 0n;
 }

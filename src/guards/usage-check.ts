@@ -3,7 +3,13 @@
 // Scout adds usage up and prices it. A server that reports "100" (a string),
 // -5, 1e308 or "12abc" would make the sums strings ("01001e+308…") and the
 // dollars NaN; such a figure counts as 0 instead, and the caller says so once.
-import type { Usage } from "../agent.js";
+/** Token counts of one model call, as the Messages API reports them. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
 
 /** More tokens than any model's context window holds: a usage figure above this is not believed. */
 export const MAX_USAGE_TOKENS = 100_000_000;

@@ -3,20 +3,26 @@
 // The SDK parses a tool_use block's input when the block ends, and throws if
 // it is not JSON; the whole answer is then lost as an "unexpected error".
 // Here such an input is kept as an UnreadableInput, which the loop answers
-// with an is_error result (src/tool-calls.ts), and the turn goes on.
+// with an is_error result (src/guards/tool-calls.ts), and the turn goes on.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelResponse } from "../agent.js";
-import { UnreadableInput } from "../tool-calls.js";
+import { UnreadableInput } from "./tool-calls.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
 type Block = Record<string, unknown> & { type: string };
+/** The message as the loop reads it (the core's ModelResponse); its usage is checked by the caller. */
+interface StreamedMessage {
+  model: string;
+  content: Anthropic.ContentBlockParam[];
+  stop_reason: string | null;
+  usage: Anthropic.Usage;
+}
 
 /** Reads the events to the end and returns the message; `onText` gets each piece of text as it comes. */
 export async function messageFromEvents(
   events: AsyncIterable<Event>,
   onText?: (text: string) => void,
-): Promise<ModelResponse> {
-  let message: (Omit<ModelResponse, "content"> & { content: Block[] }) | undefined;
+): Promise<StreamedMessage> {
+  let message: (Omit<StreamedMessage, "content"> & { content: Block[] }) | undefined;
   const json: string[] = []; // each tool_use block's input, as it streams
   for await (const event of events) {
     if (event.type === "message_start") {
@@ -44,7 +50,7 @@ export async function messageFromEvents(
     }
   }
   if (!message) throw new Error("the API's stream ended before the answer began");
-  return { ...message, content: message.content.filter(Boolean) as unknown as ModelResponse["content"] };
+  return { ...message, content: message.content.filter(Boolean) as unknown as StreamedMessage["content"] };
 }
 
 function parsedInput(json: string): unknown {

@@ -1,84 +1,20 @@
-// The one order glob, list_files and grep promise: newest first by modification time, ties by path.
+// The walk glob makes: fast-glob's matches under a folder, hidden folders never entered, symlinks never
+// followed, every match re-checked (visible, reached directly), stopped by a deadline or Ctrl-C.
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import type { Workspace } from "../workspace/workspace.js";
 import type FastGlob from "fast-glob";
 import { withoutHiddenFolders } from "./folder-entries.js";
+import { type FoundFile, insertNewest } from "./newest-first.js";
 import { fastGlob } from "./patterns.js";
-import { DEFAULT_DESIGN, type ToolDesign } from "./tool.js";
+import type { WorkspaceView as Workspace } from "./workspace-view.js";
 
-/**
- * Compares two entries by mtime (in nanoseconds, newest first), then by
- * name, so the order is the same on every machine: negative when a comes
- * first.
- */
-export function newestFirst(aMtimeNs: bigint, aName: string, bMtimeNs: bigint, bName: string): number {
-  if (aMtimeNs !== bMtimeNs) return aMtimeNs > bMtimeNs ? -1 : 1;
-  return aName < bName ? -1 : aName > bName ? 1 : 0;
+/** How many files a walk keeps, and in which order: newest first ("mtime"), or by path. */
+interface Kept {
+  cap: number;
+  sort: "mtime" | "path";
 }
 
-/** One output line: a hit or context line of a file, or "--" between groups. */
-export type Line = { file: string; hit: boolean; text: string } | "--";
-/** What rg printed for one file, in file order. */
-export interface FileLines {
-  file: string;
-  mtimeNs: bigint;
-  lines: Line[];
-}
-
-/**
- * Puts rg's output in the promised order, newest file first and ties by
- * path, keeping little more than the cap. rg sorts by mtime, but files with
- * the same mtime come in directory order, which differs between machines, so
- * each run of files with equal mtimes is held back and sorted by path.
- */
-export class NewestFirstLines {
-  private placed: FileLines[] = [];
-  private ties: FileLines[] = [];
-  private cut = false;
-  constructor(
-    private readonly separateFiles: boolean,
-    private readonly cap: number,
-  ) {}
-
-  /** Adds the next file rg printed; false once no file after it can be shown. */
-  add(next: FileLines): boolean {
-    if (this.ties.length > 0 && this.ties[0].mtimeNs !== next.mtimeNs) {
-      this.placed.push(...this.ties);
-      this.ties = [];
-      if (this.size(this.placed) > this.cap) return false;
-    }
-    this.ties.push(next);
-    this.ties.sort((a, b) => (a.file < b.file ? -1 : 1));
-    // A tied file that would start past the cap is dropped now, so memory stays bounded.
-    while (this.ties.length > 1 && this.size([...this.placed, ...this.ties.slice(0, -1)]) >= this.cap) {
-      this.ties.pop();
-      this.cut = true;
-    }
-    return true;
-  }
-
-  /** The lines to show, with "--" between files when there is context, and whether any were cut. */
-  finish(): { lines: Line[]; cut: boolean } {
-    const all = [...this.placed, ...this.ties].flatMap((file, i) =>
-      i > 0 && this.separateFiles ? ["--" as const, ...file.lines] : file.lines,
-    );
-    const lines = all.slice(0, this.cap);
-    if (lines.at(-1) === "--") lines.pop();
-    return { lines, cut: this.cut || all.length > this.cap };
-  }
-
-  private size(files: FileLines[]): number {
-    const separators = this.separateFiles ? Math.max(0, files.length - 1) : 0;
-    return files.reduce((sum, file) => sum + file.lines.length, separators);
-  }
-}
-
-interface FoundFile {
-  rel: string;
-  mtimeNs: bigint;
-}
 export interface FoundFiles {
   newest: FoundFile[];
   total: number;
@@ -105,7 +41,7 @@ export interface WalkOptions {
 }
 
 /**
- * Streams the matches and keeps only the first `design.cap` in the design's
+ * Streams the matches and keeps only the first `limits.cap` in their
  * order, so memory does not grow with the number of matches. In path order
  * every file counts as equally new, so the tie-break by path decides.
  */
@@ -113,29 +49,29 @@ export async function findNewestFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { design = DEFAULT_DESIGN, ...walk }: WalkOptions & { design?: ToolDesign } = {},
+  { limits, ...walk }: WalkOptions & { limits: Kept },
 ): Promise<FoundFiles> {
   const found: FoundFiles = { newest: [], total: 0, cappedFolders: 0 };
   const counting = { ...walk, onCappedFolder: () => found.cappedFolders++ };
   found.stopped = await forEachVisibleFile(workspace, baseRel, pattern, counting, (file) =>
-    addFoundFile(found, file, design),
+    addFoundFile(found, file, limits),
   );
   return found;
 }
 
 /** Counts a match in found, and keeps it if among the newest, when it is a regular file: not a link or a FIFO. */
-export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, design: ToolDesign): void {
+export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, limits: Kept): void {
   let mtimeNs = 0n;
   try {
     // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.
     const stat = fs.lstatSync(file.abs, { bigint: true });
     if (!stat.isFile()) return;
-    if (design.sort === "mtime") mtimeNs = stat.mtimeNs;
+    if (limits.sort === "mtime") mtimeNs = stat.mtimeNs;
   } catch {
     return; // vanished since the walk found it
   }
   found.total++;
-  insertNewest(found.newest, { rel: file.rel, mtimeNs }, design.cap);
+  insertNewest(found.newest, { rel: file.rel, mtimeNs }, limits.cap);
 }
 
 /**
@@ -228,13 +164,4 @@ const UNTIDY = /(^|\/)\.\/|\/\/|\/$/;
 function mayRepeat(pattern: string, options: FastGlob.Options): boolean {
   const tasks = fastGlob().generateTasks(pattern, options);
   return !(tasks.length === 1 && tasks[0].dynamic);
-}
-
-/** Newest first, ties by path; the list never holds more than `cap` files. */
-export function insertNewest(list: FoundFile[], file: FoundFile, cap: number): void {
-  let i = list.length;
-  while (i > 0 && newestFirst(file.mtimeNs, file.rel, list[i - 1].mtimeNs, list[i - 1].rel) < 0) i--;
-  if (i >= cap) return;
-  list.splice(i, 0, file);
-  if (list.length > cap) list.pop();
 }

@@ -83,6 +83,9 @@ function withSafeGlobstars(rules: string): string {
     .replace(/^.*$/gm, (line) => ((line.match(/\*{2,}/g)?.length ?? 0) > MAX_GLOBSTARS_PER_RULE ? "" : line));
 }
 
+/** At most this many skipped ignore files are named in a note; the rest are counted. */
+const MAX_SKIPPED_NAMED = 3;
+
 /** A chain of ignore files: the rules of each folder from the nearest up to the root. */
 type Chain = { dir: string; rules: Ignore }[];
 
@@ -149,6 +152,18 @@ export class IgnoreRules {
       if (!entries.some((entry) => entry.name === fileName))
         this.absent.add(relDir === "" ? fileName : `${relDir}/${fileName}`);
     }
+  }
+
+  /**
+   * The ignore files that were not read (a symlink, too large, too many rules), as a note for a result, or ""
+   * when every one was read. Their rules do not apply: the model should know why a file shows.
+   */
+  skippedNote(): string {
+    const skipped = [...this.skipped].map(([file, why]) => `${file} (${why})`);
+    if (skipped.length === 0) return "";
+    const shown = skipped.slice(0, MAX_SKIPPED_NAMED).join(", ");
+    const more = skipped.length > MAX_SKIPPED_NAMED ? ` and ${skipped.length - MAX_SKIPPED_NAMED} more` : "";
+    return `(ignore files not read, so their rules do not apply: ${shown}${more})`;
   }
 
   /** Whether the root's .git/info/exclude was read (grep then hands it to rg). */

@@ -7,7 +7,6 @@
 // them (1,000 read_file results made the next request 28.9 MB). Each such call
 // is refused with a result that says why, and its block in the history gets
 // the input {} so the history can still be sent.
-import type { ToolResult } from "./tools/tool.js";
 
 /** A tool_use block as the Messages API writes it (the agent's ContentBlock; named here, since the agent imports this file). */
 interface ToolUseBlock {
@@ -32,7 +31,7 @@ export interface ToolCall {
   name: string;
   input: unknown;
   /** Set when the call is not run: the result the model gets instead. */
-  refused?: ToolResult;
+  refused?: { content: string; isError: true };
 }
 
 /** The message's content made safe to keep and send, and its tool calls, each checked. */

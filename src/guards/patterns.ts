@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type FastGlob from "fast-glob";
-import { groupThousands } from "./tool.js";
+import { formatCount } from "./format.js";
 
 // CommonJS packages are required where first used, not imported (see workspace/ignore-rules.ts).
 const require = createRequire(import.meta.url);
@@ -24,7 +24,7 @@ export const BACKSLASH_RULE =
  */
 export const MAX_PATTERN_CHARS = 10_000;
 /** MAX_PATTERN_CHARS as the descriptions state it. */
-export const PATTERN_LENGTH_LIMIT = `${groupThousands(MAX_PATTERN_CHARS)} characters`;
+export const PATTERN_LENGTH_LIMIT = `${formatCount(MAX_PATTERN_CHARS)} characters`;
 
 /** Patterns whose braces would expand to more alternatives than this are refused. */
 export const MAX_BRACE_EXPANSION = 1000;
@@ -62,7 +62,7 @@ export function checkPattern(pattern: string, argName = "pattern"): string | nul
 /** Why a pattern is too long to use, or null (checked before anything that grows with its length). */
 export function patternLengthProblem(pattern: string, argName = "pattern"): string | null {
   if (pattern.length <= MAX_PATTERN_CHARS) return null;
-  return `${argName} is ${groupThousands(pattern.length)} characters long, over the ${groupThousands(MAX_PATTERN_CHARS)}-character limit; use a shorter pattern`;
+  return `${argName} is ${formatCount(pattern.length)} characters long, over the ${formatCount(MAX_PATTERN_CHARS)}-character limit; use a shorter pattern`;
 }
 
 /** The patterns fast-glob will match, its braces expanded ("{a,b}/*.ts" is "a/*.ts" and "b/*.ts"). */

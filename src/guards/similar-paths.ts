@@ -3,9 +3,9 @@
 // spelling; found by a walk bounded in entries and time.
 import fs from "node:fs";
 import path from "node:path";
-import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "../escape.js";
-import { insertNewest } from "./newest-first.js";
+import type { WorkspaceView as Workspace } from "./workspace-view.js";
+import { escapePath } from "./escape.js";
+import { insertNewest, mtimeNsOf } from "./newest-first.js";
 
 /** At most this many similar paths are suggested. */
 export const MAX_SUGGESTIONS = 3;
@@ -53,7 +53,7 @@ export async function suggestSimilarPaths(
     const distance = other === stem || other.startsWith(`${stem}.`) ? 0 : 1 + editDistance(name, other, maxDistance);
     if (distance > maxDistance + 1) return;
     if (!workspace.isVisible(fileRel)) return; // the dearer test, made only for a name that is near
-    const candidate = { rel: fileRel, mtimeNs: mtimeOf(abs) };
+    const candidate = { rel: fileRel, mtimeNs: mtimeNsOf(abs) ?? 0n };
     insertNewest(distance === 0 ? sameStem : near[distance - 1], candidate, MAX_SUGGESTIONS);
   });
   return { paths: [...sameStem, ...near.flat()].slice(0, MAX_SUGGESTIONS).map((file) => file.rel), stopped };
@@ -152,14 +152,6 @@ export function showLookAlikes(name: string): string {
   return escapePath(name).replace(/[\p{Zs}\p{Cf}\p{M}‘’‚‛′“”„‟″]/gu, (char) =>
     char === " " ? char : `\\u${char.codePointAt(0)?.toString(16).padStart(4, "0")}`,
   );
-}
-
-function mtimeOf(abs: string): bigint {
-  try {
-    return fs.lstatSync(abs, { bigint: true }).mtimeNs;
-  } catch {
-    return 0n;
-  }
 }
 
 /**

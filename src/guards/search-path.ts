@@ -1,11 +1,11 @@
 // The one check for the root of a search or listing: it exists, and is not itself hidden; and which ignore files
 // rg may read there.
 import fs from "node:fs";
-import { GIT_EXCLUDE_FILE } from "../workspace/ignore-rules.js";
-import { UNOPENABLE, whyNotOpened } from "../workspace/opened.js";
-import type { WalkStop } from "../workspace/rg-ignore-walk.js";
-import type { Workspace } from "../workspace/workspace.js";
-import { escapePath } from "../escape.js";
+import { GIT_EXCLUDE_FILE } from "./ignore-rules.js";
+import { UNOPENABLE, whyNotOpened } from "./opened.js";
+import { rgWouldReadSkipped, type WalkStop } from "./rg-ignore-walk.js";
+import type { WorkspaceView as Workspace } from "./workspace-view.js";
+import { escapePath } from "./escape.js";
 
 /**
  * Checks a path that list_files, glob or grep will walk: it must exist, and a
@@ -75,8 +75,9 @@ export function resolveSearchRoot(
  * the root's .git/info/exclude when Scout read that one too. A walk stopped (deadline, Ctrl-C) counts as "none".
  */
 export async function rgIgnoreArguments(workspace: Workspace, searchRel: string, stop: WalkStop): Promise<string[]> {
-  if (await workspace.rgWouldReadSkippedIgnoreFile(searchRel, stop)) return ["--no-ignore-vcs"];
-  return workspace.readsExcludeFile() ? [`--ignore-file=${GIT_EXCLUDE_FILE}`] : [];
+  const relDir = searchRel === "." ? "" : searchRel;
+  if (await rgWouldReadSkipped(workspace.ignoreRules, workspace.root, relDir, stop)) return ["--no-ignore-vcs"];
+  return workspace.ignoreRules.readsExcludeFile() ? [`--ignore-file=${GIT_EXCLUDE_FILE}`] : [];
 }
 
 /** Whether this process may use a path in the given modes (access(2): root passes where a mode says no). */

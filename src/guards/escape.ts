@@ -1,4 +1,4 @@
-// Makes text safe to print: control characters become visible escapes (escapeControl for a person, escapePath for one line).
+// Makes text safe to print: control characters become visible escapes (escapeControl for a person, escapePath for one line, escapeFileLine for a file's line).
 //
 // A file name, a file's content, the model's text or an API error can hold
 // terminal control sequences: ESC [2J clears the screen, ESC ] 52 writes the
@@ -62,4 +62,19 @@ const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 /** JSON text with DEL, the C1 controls and the line separators as \u escapes: the same value, safe to print. */
 export function escapeJson(json: string): string {
   return json.replace(RAW_IN_JSON, (char) => `\\u${hex(char.charCodeAt(0), 4)}`);
+}
+
+/**
+ * A line of a file as read_file and grep show it: control characters (other than tab) as visible escapes like "\x1b",
+ * so a file cannot clear the screen, set a window title or write the clipboard
+ * of whoever reads a result, nor hide text from the model. The escapes are
+ * escapePath's, so a line and a path look alike; only tab is kept, as in a
+ * line it is indentation.
+ */
+export function escapeFileLine(line: string): string {
+  // Backslashes are kept as written, too: a line of code is full of them, and escapePath doubles some.
+  return line
+    .split("\t")
+    .map((part) => part.split("\\").map(escapePath).join("\\"))
+    .join("\t");
 }

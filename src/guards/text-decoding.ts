@@ -1,6 +1,5 @@
 // Which files are text, and how their bytes become lines: byte-order marks (UTF-8, UTF-16, UTF-32,
-// little- and big-endian), binary detection, and control characters made visible.
-import { escapePath } from "../escape.js";
+// little- and big-endian) and binary detection.
 
 /** A NUL byte in this many leading bytes marks a file as binary, as it does for rg (a file of control bytes is text, escaped). */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -125,19 +124,4 @@ export function toUtf8(encoding: TextEncoding): (bytes: Buffer, end?: boolean) =
     if (end && pending.length > 0) parts.push("\uFFFD"); // a cut-off last character
     return Buffer.from(parts.join(""), "utf8");
   };
-}
-
-/**
- * Shows control characters (other than tab) as visible escapes like "\x1b",
- * so a file cannot clear the screen, set a window title or write the clipboard
- * of whoever reads a result, nor hide text from the model. The escapes are
- * escapePath's, so a line and a path look alike; only tab is kept, as in a
- * line it is indentation.
- */
-export function escapeControlCharacters(line: string): string {
-  // Backslashes are kept as written, too: a line of code is full of them, and escapePath doubles some.
-  return line
-    .split("\t")
-    .map((part) => part.split("\\").map(escapePath).join("\\"))
-    .join("\t");
 }

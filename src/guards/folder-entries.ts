@@ -1,7 +1,7 @@
 // Reads a folder's entries a few at a time, up to a cap, until a deadline or Ctrl-C: a folder of a million
 // entries costs list_files and glob bounded time and memory, and never holds the thread for long.
 import fs from "node:fs";
-import type { Workspace } from "../workspace/workspace.js";
+import type { WorkspaceView as Workspace } from "./workspace-view.js";
 
 /**
  * Most entries read from one folder. A million took list_files 32 s (and 366 MB) and glob 51 s (1.3 GB), all of
@@ -71,7 +71,7 @@ export function withoutHiddenFolders(
         onRead(read);
         const relDir = workspace.toRelative(dir);
         // Before the checks below, which read this folder's ignore files; only a whole listing says one is absent.
-        if (!read.capped && !read.stopped) workspace.noteListing(relDir, entries);
+        if (!read.capped && !read.stopped) workspace.ignoreRules.noteListing(relDir === "." ? "" : relDir, entries);
         const prefix = relDir === "." ? "" : `${relDir}/`;
         callback(
           null,
