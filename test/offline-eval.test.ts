@@ -656,7 +656,8 @@ describe("offline model evaluation on code it was not tuned on", () => {
       const workspace = new Workspace(tree.root);
       for (const q of tree.questions) {
         const started = performance.now();
-        const turn = await runTurn(q.question, [], { model: offlineModel(), workspace, tools: q.tools });
+        const model = offlineModel();
+        const turn = await runTurn(q.question, [], { model, workspace, tools: q.tools, onStep: model.onStep });
         const ms = Math.round(performance.now() - started);
         const result = grade(turn.text, q.expect);
         const judged = q.judge?.(turn.text) ?? "";

@@ -41,12 +41,14 @@ export async function ask(
 ): Promise<Turn> {
   const history = options.history ?? [];
   const calls: Turn["calls"] = [];
+  const model = offlineModel();
   const result = await runTurn(question, history, {
-    model: offlineModel(),
+    model,
     workspace: new Workspace(options.root ?? SAMPLE_PROJECT),
     maxSteps: options.maxSteps,
     tools: options.tools,
     onStep: (event) => {
+      model.onStep(event); // it reads the tools' facts, as in the REPL
       if (event.type === "tool_result") calls.push({ name: event.name, input: event.input, result: event.result });
     },
   });

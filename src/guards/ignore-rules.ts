@@ -1,5 +1,6 @@
 // Reading .gitignore and .ignore files into rules, within a size and rule budget, with repeated globstars made
 // safe to match.
+import { openNoFollow } from "./opened.js";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -48,7 +49,7 @@ export type IgnoreFile = { rules: Ignore } | { skipped: string };
 export function readIgnoreFile(file: string, ignorecase = false): IgnoreFile | null {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = openNoFollow(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ELOOP" ? { skipped: "it is a symlink" } : null; // ENOENT and the like: no ignore file here

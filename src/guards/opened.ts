@@ -59,13 +59,18 @@ function isSymlink(abs: string): boolean {
 }
 
 /**
- * Opens a checked real path for reading (a file or a folder). O_NONBLOCK, so a FIFO put in its place cannot
- * block the open; the caller looks at `stat` before reading.
+ * Opens a path for reading, never through a symlink in its last segment (O_NOFOLLOW: ELOOP instead) and
+ * never blocking (O_NONBLOCK: a FIFO put there cannot hold the open). Throws what open(2) throws.
  */
+export function openNoFollow(file: string): number {
+  return fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+}
+
+/** Opens a checked real path for reading (a file or a folder); the caller looks at `stat` before reading. */
 export function openChecked(abs: string): Opened | NotOpened {
   let fd: number;
   try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = openNoFollow(abs);
   } catch (error) {
     return whyNotOpened(abs, error);
   }

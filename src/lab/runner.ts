@@ -3,6 +3,7 @@
 //
 // Nothing here re-implements the agent: runTurn gets the variant's tool
 // set (makeTools) and the runner only listens to its step events.
+import { listens } from "../models/listening.js";
 import { type Model, runTurn } from "../core/loop.js";
 import { estimateTokens } from "../tokens/count.js";
 import type { makeTools } from "./designs.js";
@@ -133,6 +134,7 @@ async function askOnce(
       tools: options.tools,
       maxSteps: options.maxSteps,
       onStep(event) {
+        if (listens(options.model)) options.model.onStep(event); // the offline model reads the tools' facts
         if (event.type === "model_response") {
           const { scale } = options;
           const usage = event.usage;

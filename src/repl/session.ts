@@ -12,6 +12,7 @@ import type { Trace } from "../trace.js";
 import type { Tool } from "../core/tool.js";
 import type { Workspace } from "../core/workspace.js";
 import type { Model, ModelRequest } from "../core/loop.js";
+import { listens } from "../models/listening.js";
 import { JsonTurn } from "./json-turn.js";
 import { type StepThrough, TurnQuit } from "./step.js";
 
@@ -90,8 +91,10 @@ export class Session {
     steps?.newTurn();
     trace?.question(question, pipedChars);
     // Every listener keeps its own account: the pause goes first, so nothing starts before the key.
+    const model = this.choice.model;
     const onStep = (event: StepEvent) => {
       steps?.onStep(event);
+      if (listens(model)) model.onStep(event); // the offline model reads the tools' facts
       this.usage.record(event, this.choice.pricing);
       log.onStep(event);
       trace?.step(log.step, event);
