@@ -15,7 +15,7 @@ import {
 import { MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
 import { runTool } from "../src/tools/index.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
-import { MAX_ECHO_CHARS, MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { groupThousands, MAX_ECHO_CHARS, MAX_RESULT_LINES } from "../src/tools/tool.js";
 import { Workspace } from "../src/workspace/workspace.js";
 import { call, type FileSpec, mkdirDeep, TOO_DEEP, treeMaker } from "./helpers.js";
 
@@ -447,7 +447,7 @@ describe("grep: long patterns", () => {
     expect(content).toBe(
       "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
     );
-    expect(grep.description).toContain("pattern and include up to 10,000 characters.");
+    expect(grep.description).toContain(`${groupThousands(MAX_PATTERN_CHARS)} characters`);
   });
 
   it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {

@@ -1,7 +1,7 @@
 // The offline teaching model in a real fixture project, through the real loop and tools.
 import { describe, expect, it } from "vitest";
 import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
-import { offlineModel } from "../src/models/offline.js";
+import { OFFLINE_NOTICE, offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
 import { parseQuestion, TEST_FILES } from "../src/models/offline/question.js";
 import { Workspace } from "../src/workspace/workspace.js";
@@ -268,7 +268,7 @@ describe("offline teaching model", () => {
       env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined },
     });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("offline teaching model: a fixed search-then-read policy, not an LLM");
+    expect(run.stderr).toContain(`(${OFFLINE_NOTICE})\n`);
     expect(run.stderr).toMatch(/\[2\] grep \{"pattern":".*handleRequest.* → 1 matching line in 1 file/);
     expect(run.stderr).toMatch(/turn: grep → read_file → answer · 3 model calls/);
     expect(run.stdout).toContain("`handleRequest` is defined at src/api.ts:3:");
