@@ -15,7 +15,7 @@ import {
   text,
   toolUse,
   type ApiServer,
-} from "./api-server.js";
+} from "../lessons/cases/api-server.js";
 import { makeTree, runCli, startCli } from "./helpers.js";
 
 const FILES = {

@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { runTool } from "../src/tools/index.js";
 import { Workspace } from "../src/workspace/workspace.js";
-import { setMtime, type TreeFile, writeTree } from "./cases/case.js";
+import { setMtime, type TreeFile, writeTree } from "../lessons/cases/case.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
 
-// Trees are written, and mtimes set, by test/cases/case.ts: the lessons' check runs its cases without vitest.
+// Trees are written, and mtimes set, by lessons/cases/case.ts: the lessons' check runs its cases without vitest.
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */
 export type FileSpec = TreeFile;
 export { setMtime };

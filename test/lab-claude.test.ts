@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
 import { makeTools, toolSchemas } from "../src/tools/index.js";
 import { DEFAULT_DESIGN } from "../src/tools/tool.js";
-import { type ApiServer, apiError, count, reply, startApiServer, text } from "./api-server.js";
+import { type ApiServer, apiError, count, reply, startApiServer, text } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 
 let api: ApiServer;

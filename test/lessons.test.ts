@@ -402,6 +402,7 @@ describe("what the lessons cite exists", () => {
   const codeText = [
     srcText,
     ...filesUnder(path.join(REPO_ROOT, "test")).filter((file) => file.endsWith(".ts")),
+    ...filesUnder(path.join(LESSONS_DIR, "cases")),
     ...filesUnder(LESSONS_DIR).filter((file) => file.endsWith(".mjs")),
   ]
     .map((text) => (text === srcText ? text : fs.readFileSync(text, "utf8")))
@@ -446,11 +447,11 @@ describe("what the lessons cite exists", () => {
         if (!fs.existsSync(path.join(REPO_ROOT, span)) && !FILES_EXERCISES_ASK_FOR.includes(span))
           problems.push(`path \`${span}\` does not exist`);
       }
-      // Names such as `runTurn` or `isVisible()`: code Scout has (src, tests, lesson scripts).
+      // Names such as `runTurn` or `isVisible()`: code Scout has (src, tests, the shared cases, lesson scripts).
       for (const span of spans.filter((s) => /^[a-z]+[A-Z]\w*(\(\))?$/.test(s))) {
         const name = span.replace(/\(\)$/, "");
         if (!new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(codeText))
-          problems.push(`name \`${span}\` is not in src/, test/ or lessons/*.mjs`);
+          problems.push(`name \`${span}\` is not in src/, test/, lessons/cases/ or lessons/*.mjs`);
       }
       expect(problems, `lessons/${file}`).toEqual([]);
     });

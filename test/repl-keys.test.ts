@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ApiServer, reply, slow, startApiServer, text, toolUse } from "./api-server.js";
+import { type ApiServer, reply, slow, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
 import { shellCommand, treeMaker } from "./helpers.js";
 import { prompts, scoutOnPty } from "./pty.js";
 

@@ -5,7 +5,7 @@ import { estimateCounter, estimateTokens, formatCount, type Counter } from "../s
 import { FIXED_QUESTION, measureSchemaCosts, type SchemaCosts } from "../src/tokens/schema-costs.js";
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { toolSchemas, tools } from "../src/tools/index.js";
-import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { BUILDS, type Build } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
 

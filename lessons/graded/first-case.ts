@@ -5,8 +5,8 @@
 // lessons/solutions/outline.ts.
 import fs from "node:fs";
 import { makeOutline as finishedOutline } from "../solutions/outline.js";
-import type { Case } from "../../test/cases/case.js";
-import type { MakeOutline } from "../../test/cases/outline.js";
+import type { Case } from "../cases/case.js";
+import type { MakeOutline } from "../cases/outline.js";
 import { fail, ok } from "../../src/tools/tool.js";
 
 /**
@@ -75,7 +75,7 @@ async function outcome(testCase: Case<MakeOutline>, make: MakeOutline): Promise<
 export const firstCaseCases: Case<Case<MakeOutline>>[] = [
   {
     name: "has a name and a hint, as every shared case does",
-    hint: "name says what it checks, in one line; hint says where to look when it fails (see test/cases/outline.ts).",
+    hint: "name says what it checks, in one line; hint says where to look when it fails (see lessons/cases/outline.ts).",
     run: async (testCase) => {
       for (const field of ["name", "hint"] as const) {
         const value: unknown = testCase[field];
@@ -94,7 +94,7 @@ export const firstCaseCases: Case<Case<MakeOutline>>[] = [
   })),
   {
     name: "passes against a finished outline tool (lessons/solutions/outline.ts)",
-    hint: "Definitions are listed as LINE: TEXT, the line as it is; read a case in test/cases/outline.ts for the exact format.",
+    hint: "Definitions are listed as LINE: TEXT, the line as it is; read a case in lessons/cases/outline.ts for the exact format.",
     run: async (testCase) => {
       const failure = await outcome(testCase, finishedOutline);
       if (failure !== null) throw new Error(`it fails on a right tool: ${failure}`);

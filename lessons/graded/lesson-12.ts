@@ -1,5 +1,5 @@
 // Lesson 12's graded questions, on the wire: a reply that asks for two tools at once, and what share of a request the tool schemas are.
-import { type Block, reply, startApiServer, text } from "../../test/api-server.js";
+import { type Block, reply, startApiServer, text } from "../cases/api-server.js";
 import type { Question } from "./answers.js";
 import { cliWithApi } from "./live.js";
 
@@ -36,7 +36,7 @@ export const lesson12: Question[] = [
   {
     n: 1,
     ask: 'write the first reply\'s content, as proxy-demo.ts scripts it but in JSON (an array of blocks), so that Scout runs two tools in one step: grep for "def make_slug" and glob for "**/*.py"',
-    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in test/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
+    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in lessons/cases/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
     judge: async (answer) => {
       let blocks: unknown;
       try {

@@ -1,7 +1,7 @@
 // One solution to lesson 14's outline tool: the definitions in one file, with their line numbers.
 //
 // `npm run check -- outline lessons/solutions/outline.ts` passes every case
-// of test/cases/outline.ts. To give it to the model, add makeOutline(design)
+// of lessons/cases/outline.ts. To give it to the model, add makeOutline(design)
 // to makeTools in src/tools/index.ts (move the file to src/tools/ first).
 import fs from "node:fs";
 import { escapePath } from "../../src/escape.js";

@@ -1,6 +1,6 @@
 // YOUR outline tool (lesson 14): finish it until `npm run check -- outline` passes every case.
 //
-// The cases (test/cases/outline.ts) are its whole specification: Scout has
+// The cases (lessons/cases/outline.ts) are its whole specification: Scout has
 // no outline tool of its own. Make it as the other tools are made, from a
 // design, so `scout lab` could turn its cap. Stuck? `npm run check -- outline`
 // prints a hint under each FAIL, and lessons/solutions/outline.ts is one answer.

@@ -1,6 +1,7 @@
-// A small stand-in for the Messages API, for tests: it answers from a queue
+// A small stand-in for the Messages API, for tests and the course: it answers from a queue
 // of scripted responses and records every request, so a test can run the
-// real SDK (through the real CLI) and check exactly what was sent.
+// real SDK (through the real CLI) and check exactly what was sent. It lives beside the
+// shared cases because the model exercise's cases, lesson 12's grader and the proxy demo use it too.
 // Point the SDK at it with ANTHROPIC_BASE_URL=server.url.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
