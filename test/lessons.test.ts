@@ -40,8 +40,8 @@ const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
 /** Files that lesson 14's projects ask the learner to write: cited, but not there yet. */
 const FILES_EXERCISES_ASK_FOR = ["src/tools/outline.ts", "src/models/openai.ts"];
 const SAMPLE_PROJECT = path.join(LESSONS_DIR, "sample-project");
-/** A guard against a command that hangs, not a speed test: `npm run check` compiles the lessons first, which took
- * over 30 s on a 2-core machine at load 20-30. */
+/** A guard against a command that hangs, not a speed test: a lab run over a question set took over 30 s on a 2-core
+ * machine at load 20-30. */
 const COMMAND_TIMEOUT_MS = 120_000;
 const UPDATE = process.env.LESSONS_UPDATE === "1";
 
