@@ -406,7 +406,10 @@ describe("npm run check", { timeout: 60_000 }, () => {
   it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", () => {
     const dir = makeTree(
       {
-        "spin.ts": "export async function runTurn(): Promise<never> {\n  for (;;) {}\n}\n",
+        // Never gives the event loop back, as `for (;;) {}` does, but blocks in Atomics.wait instead of burning a core
+        // for the whole deadline (12 s of CPU that every other test on the machine waited for).
+        "spin.ts":
+          "export async function runTurn(): Promise<never> {\n  const blocked = new Int32Array(new SharedArrayBuffer(4));\n  for (;;) Atomics.wait(blocked, 0, 0, 1_000);\n}\n",
         "grow.ts":
           "export async function runTurn(): Promise<never> {\n  const kept: number[][] = [];\n  for (;;) kept.push(new Array(100_000).fill(1));\n}\n",
         "quit.ts": "process.exit(0);\nexport async function runTurn() {}\n",
