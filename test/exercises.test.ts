@@ -461,6 +461,26 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 });
 
+describe("the lessons' TypeScript hooks", () => {
+  it("compile a file once for all its copies: the cache is keyed on its name and content, not its folder", () => {
+    // The check's own tests run copies of the repository; each copy compiled everything again, loading TypeScript
+    // in every child, and under load a child took longer than the check's 15 s to load.
+    const marker = `compiled-once-${process.pid}-${Date.now()}`;
+    const source = `export const marker: string = "${marker}";\n`;
+    const hooks = path.join(REPO_ROOT, "lessons", "typescript-hooks.mjs");
+    for (const dir of [makeTree({ "same.ts": source }), makeTree({ "same.ts": source })]) {
+      const run = spawnSync(process.execPath, ["--import", hooks, path.join(dir, "same.ts")], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const cache = path.join(REPO_ROOT, "node_modules", ".cache", "scout-ts");
+    const holding = fs
+      .readdirSync(cache)
+      .filter((name) => name.endsWith(".js") && fs.readFileSync(path.join(cache, name), "utf8").includes(marker));
+    for (const name of holding) fs.rmSync(path.join(cache, name));
+    expect(holding).toHaveLength(1);
+  });
+});
+
 describe("npm run check's board and watch mode, on a copy of the repository's lessons", { timeout: 120_000 }, () => {
   /** A scratch repository: lessons/ (its cases included) and what it imports, src/; node_modules and dist linked. */
   function scratchRepo(): string {

@@ -21,7 +21,7 @@ export { setMtime };
 const trees: string[] = [];
 afterAll(() => {
   for (const root of trees.splice(0)) removeTree(root);
-});
+}, 300_000); // a watchdog: list_files' tree of 101,000 entries took over vitest's 10 s to remove with both cores busy
 
 /** Removes a tree, with `rm -rf` where one holds a folder deeper than one path can name (fs.rmSync: ENAMETOOLONG). */
 function removeTree(root: string): void {
