@@ -20,7 +20,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { escapeControl } from "../src/escape.js";
+import { escapeControl } from "../src/guards/escape.js";
 import { CASE_TIMEOUT_MS, COURSE_ORDER, type CaseResult, type Exercise, exercises, REPO_ROOT } from "./exercises.js";
 
 /** At most this many lines of a failure are shown: enough for an assertion's diff, not a flood. */

@@ -11,7 +11,7 @@ import type { Case } from "./cases/case.js";
 import { listFilesCases } from "./cases/list_files.js";
 import { loopCases } from "./cases/loop.js";
 import { modelCases } from "./cases/model.js";
-import { type MakeOutline, outlineCases } from "./cases/outline.js";
+import { type Outline, outlineCases } from "./cases/outline.js";
 import { type DenyTools, permissionCases } from "./cases/permissions.js";
 import { editFileCases, type MakeEditFile } from "./cases/edit_file.js";
 import { startApiServer } from "./cases/api-server.js";
@@ -110,17 +110,17 @@ export const exercises: Exercise[] = [
     name: "outline",
     kind: "code",
     lesson: 14,
-    task: "a fifth tool: outline, the definitions in one file, made from a design",
+    task: "a fifth tool: outline, the definitions in one file, a plain tool as the core's are",
     ...files("outline.ts"),
     cases: outlineCases.length,
     check: async (file, report, starting) =>
-      runCases(outlineCases, await load<MakeOutline>(file, "makeOutline"), report, starting),
+      runCases(outlineCases, await load<Outline>(file, "outline"), report, starting),
   },
   {
     name: "loop",
     kind: "code",
     lesson: 2,
-    task: "the agent loop: runTurn, as in src/agent.ts",
+    task: "the agent loop: runTurn, as in src/core/loop.ts",
     ...files("loop.ts"),
     cases: loopCases.length,
     check: async (file, report, starting) => runCases(loopCases, await load(file, "runTurn"), report, starting),
@@ -129,7 +129,7 @@ export const exercises: Exercise[] = [
     name: "list_files",
     kind: "code",
     lesson: 7,
-    task: "a tool: list_files, as in src/tools/list_files.ts",
+    task: "a tool: list_files, as in src/core/list_files.ts",
     ...files("list_files.ts"),
     cases: listFilesCases.length,
     check: async (file, report, starting) => runCases(listFilesCases, await load(file, "listFiles"), report, starting),
@@ -138,7 +138,7 @@ export const exercises: Exercise[] = [
     name: "model",
     kind: "code",
     lesson: 7,
-    task: "a model adapter: the Messages API over fetch, as src/models/claude.ts does with the SDK",
+    task: "a model adapter: the Messages API over fetch, as src/core/claude.ts does with the SDK",
     ...files("model.ts"),
     cases: modelCases.length,
     check: async (file, report, starting) => {
@@ -180,7 +180,7 @@ export const exercises: Exercise[] = [
     ...files("first-case.ts"),
     cases: firstCaseCases.length,
     check: async (file, report, starting) =>
-      runCases(firstCaseCases, await load<Case<MakeOutline>>(file, "firstCase"), report, starting),
+      runCases(firstCaseCases, await load<Case<Outline>>(file, "firstCase"), report, starting),
   },
 ];
 

@@ -9,13 +9,11 @@
 // --version` loads this file alone (with its escaper and option parser), `scout tool` no model, no REPL.
 import fs from "node:fs";
 import { parseOptions } from "./parse-options.js";
-import { escapeControl } from "./escape.js";
-import type { ModelChoice } from "./repl/session.js";
-import type { Pricing } from "./tokens/cost.js";
+import { escapeControl } from "./guards/escape.js";
 
 const usage = async () => {
-  const { DEFAULT_MAX_STEPS } = await import("./agent.js");
-  const { DEFAULT_MODEL } = await import("./models/claude.js");
+  const { DEFAULT_MAX_STEPS } = await import("./core/loop.js");
+  const { DEFAULT_MODEL } = await import("./core/claude.js");
   return `Usage:
   scout [options]            the REPL: ask questions about the code in the workspace
   echo "question" | scout    answer each line of stdin, then exit
@@ -55,38 +53,37 @@ teaching model: a fixed search-then-read policy, not an LLM. ANTHROPIC_BASE_URL
 points Scout at any server that speaks the Messages API.`;
 };
 
+/** The REPL's options (`scout --help` lists them). */
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+  cwd: { type: "string" },
+  model: { type: "string" },
+  offline: { type: "boolean" },
+  "max-steps": { type: "string" },
+  "no-cache": { type: "boolean" },
+  "show-request": { type: "boolean" },
+  quiet: { type: "boolean" },
+  verbose: { type: "boolean" },
+  trace: { type: "string" },
+  replay: { type: "string" },
+  step: { type: "boolean" },
+  "no-history": { type: "boolean" },
+  continue: { type: "boolean" },
+  resume: { type: "boolean" },
+  print: { type: "string", short: "p" },
+  json: { type: "boolean" },
+  // a learner's own loop, tool or model adapter, run in the real REPL (src/learner-code.ts)
+  loop: { type: "string" },
+  tool: { type: "string" },
+  adapter: { type: "string" },
+} as const;
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return (await import("./tool-command.js")).toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
   if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
-  const { values, positionals } = parseOptions({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-      cwd: { type: "string" },
-      model: { type: "string" },
-      offline: { type: "boolean" },
-      "max-steps": { type: "string" },
-      "no-cache": { type: "boolean" },
-      "show-request": { type: "boolean" },
-      quiet: { type: "boolean" },
-      verbose: { type: "boolean" },
-      trace: { type: "string" },
-      replay: { type: "string" },
-      step: { type: "boolean" },
-      "no-history": { type: "boolean" },
-      continue: { type: "boolean" },
-      resume: { type: "boolean" },
-      print: { type: "string", short: "p" },
-      json: { type: "boolean" },
-      // a learner's own loop, tool or model adapter, run in the real REPL (src/learner-code.ts)
-      loop: { type: "string" },
-      tool: { type: "string" },
-      adapter: { type: "string" },
-    },
-  });
+  const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: OPTIONS });
   if (values.help) {
     console.log(await usage());
     return 0;
@@ -95,85 +92,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
-  const { UsageError, checkBaseUrl, maxStepsOption, openTrace, openWorkspace, replayOf } = await import("./options.js");
-  const { DEFAULT_MODEL, claudeModel, describeApiError, exactCounter, hasCredentials } = await import(
-    "./models/claude.js"
-  );
-  const { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE, offlineModel } = await import("./models/offline.js");
-  const { Session, say } = await import("./repl/session.js");
-  const { StepLog } = await import("./steplog.js");
-  const { estimateCounter } = await import("./tokens/count.js");
-  if (positionals.length)
-    throw new UsageError(`unexpected argument "${positionals[0]}"; to ask one question use -p "question"`);
-  const maxSteps = maxStepsOption(values["max-steps"]);
-  if (values.json && values.print === undefined) throw new UsageError('--json goes with -p "question"');
-  if (values["show-request"] && values.print === undefined)
-    throw new UsageError("--show-request works with -p; in the REPL, type /request");
-  if (values.step && !process.stdin.isTTY)
-    throw new UsageError("--step needs a terminal: it waits for a key before each step (stdin is not a terminal)");
-
-  const workspace = openWorkspace(values.cwd);
-  const replayed = values.replay === undefined ? undefined : await replayOf(values.replay, (t) => log.notice(t));
-  const offline = values.offline || replayed !== undefined || !hasCredentials();
-  if (!offline) checkBaseUrl();
-  const learner = await (await import("./learner-code.js")).loadLearnerCode(values, offline);
-  const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
-  const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
-  const { MarkdownStream } = drawMarkdown ? await import("./repl/markdown.js") : { MarkdownStream: undefined };
-  const log = new StepLog({
-    quiet: values.quiet,
-    verbose: values.verbose,
-    color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
-    spinner: Boolean(process.stderr.isTTY),
-    holdText: !process.stdout.isTTY,
-    writeAnswer: values.json ? () => {} : undefined, // --json prints the answer inside its object
-    answerDrawer: MarkdownStream && ((write) => new MarkdownStream(write, () => process.stdout.columns || 80)),
-    pricing: (): Pricing => session.choice.pricing,
-  });
-  // Offline, tokens are estimates, priced as the Claude model a key would use.
-  const claudeName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
-  const cache = !values["no-cache"];
-  const retryNotice = (text: string) => log.notice(`(${text})`);
-  const offlineChoice = (): ModelChoice => ({
-    model: offlineModel(),
-    label: values.offline && hasCredentials() ? OFFLINE_BY_CHOICE_NOTICE : OFFLINE_NOTICE,
-    estimated: true,
-    pricing: { model: claudeName, estimate: true },
-  });
-  const claudeChoice = (name: string): ModelChoice => ({
-    model: learner.model?.(name) ?? claudeModel(name, retryNotice, { cache }),
-    label: `Claude (${name})${learner.model ? `, through your adapter ${values.adapter}` : ""}`,
-    estimated: false,
-    pricing: { model: name, estimate: false, cache },
-  });
-  const session = new Session({
-    choice: replayed ?? (offline ? offlineChoice() : claudeChoice(claudeName)),
-    chooseModel: (name) =>
-      offline ? `the offline teaching model answers here; model names are ignored (${name})` : claudeChoice(name),
-    describeError: async (error) => replayed?.stopped(error) ?? describeApiError(error),
-    // /tokens and /request load their code when typed: the prompt comes up without it (and without the tools).
-    schemaCosts: async (choice) => {
-      const { formatSchemaCosts, measureSchemaCosts } = await import("./tokens/schema-costs.js");
-      const { scaledEstimateCounter } = await import("./tokens/model-sizes.js");
-      const counter = choice.estimated ? scaledEstimateCounter : exactCounter(retryNotice);
-      return formatSchemaCosts(
-        await measureSchemaCosts(counter, choice.estimated ? "estimate" : "exact", choice.pricing.model),
-      );
-    },
-    describeRequest: async (choice, request) =>
-      (await import("./tokens/request-view.js")).formatRequest(request, {
-        model: choice.pricing.model,
-        mode: choice.estimated ? "estimate" : "exact",
-        counter: choice.estimated ? estimateCounter : exactCounter(retryNotice),
-        cache: cache && !choice.estimated,
-      }),
-    workspace,
-    maxSteps,
-    log,
-    trace: values.trace === undefined ? undefined : await openTrace(values.trace, say), // a failed write: one line
-    ...learner.session,
-  });
+  const { UsageError } = await import("./options.js");
+  const { setUpSession } = await import("./repl/setup.js");
+  const { session, workspace, offline, terminal, log } = await setUpSession(values, positionals);
   const modelIgnored = offline && values.model !== undefined;
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
@@ -193,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
   if (modelIgnored && !values.quiet) console.error(ignoredNote);
   const { runOnce, runPiped } = await import("./repl/piped.js");
   if (values.print !== undefined) {
-    if (values.step) session.pause = (await import("./repl/step.js")).stepper(() => log.step + 1).pause;
+    if (values.step) session.stepThrough = (await import("./repl/step.js")).stepper(() => log.step + 1);
     const code = await runOnce(session, values.print, { json: values.json });
     if (values["show-request"]) console.error(await session.describeLastRequest());
     return code;

@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Model, runTurn } from "./agent.js";
+import type { Model, runTurn } from "./core/loop.js";
 import { UsageError } from "./options.js";
-import type { Tool } from "./tools/tool.js";
+import type { Tool } from "./core/tool.js";
 
 /** The hooks that compile a .ts file as it is imported; they ship with the lessons, beside the exercises. */
 const HOOKS = new URL("../lessons/typescript-hooks.mjs", import.meta.url);
@@ -42,7 +42,7 @@ export async function loadLearnerCode(
   if (files.tool) {
     const learner = toolsOf(await load("--tool", files.tool), files.tool);
     const names = new Set(learner.map((tool) => tool.name));
-    const { tools } = await import("./tools/index.js");
+    const { tools } = await import("./core/scout.js");
     code.session.tools = [...tools.filter((tool) => !names.has(tool.name)), ...learner];
   }
   return code;

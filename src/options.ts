@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Trace } from "./trace.js";
-import { Workspace } from "./workspace/workspace.js";
+import { Workspace } from "./core/workspace.js";
 
 // This file loads with every command, so it imports no more than it checks
 // with: the agent (and with it every tool) loads only when a question is

@@ -44,7 +44,7 @@ export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<t
 /** "; did you mean --json?" for the nearest known option within a few edits, or "". */
 export async function didYouMean(error: unknown): Promise<string> {
   if (!(error instanceof OptionError) || !error.unknown?.startsWith("--")) return ""; // -x: too little to guess from
-  const { editDistance } = await import("./tools/similar-paths.js");
+  const { editDistance } = await import("./guards/similar-paths.js");
   const typed = error.unknown.split("=")[0];
   const max = Math.max(1, Math.floor(typed.length / 3));
   const [nearest] = error.known

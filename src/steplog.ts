@@ -1,10 +1,11 @@
 // The step log: turns the loop's events into what a learner watches.
 //
 // One line each on stderr (stdout carries only answers); everything it
-// prints has its control characters escaped (src/escape.ts).
-import type { StepEvent, TurnResult, Usage } from "./agent.js";
-import { escapeControl } from "./escape.js";
-import { estimateTokens, formatCount } from "./tokens/count.js";
+// prints has its control characters escaped (src/guards/escape.ts).
+import type { StepEvent, TurnResult, Usage } from "./core/loop.js";
+import { escapeControl } from "./guards/escape.js";
+import { estimateTokens } from "./tokens/count.js";
+import { formatCount } from "./guards/format.js";
 import { describeUsage, type Pricing } from "./tokens/cost.js";
 
 /** Tool inputs longer than this are clipped in the step line and the pause line (the trace keeps them whole). */
@@ -66,11 +67,11 @@ export class StepLog {
 
   onStep = (event: StepEvent): void => {
     this.stopSpinner();
-    if (event.type === "model_start" || event.type === "tool_start") {
-      this.startSpinner(event.type === "model_start" ? "waiting for the model" : `running ${event.name}`);
+    if (event.type === "model_request" || event.type === "tool_call") {
+      this.startSpinner(event.type === "model_request" ? "waiting for the model" : `running ${event.name}`);
       return;
     }
-    if (event.type === "turn") {
+    if (event.type === "turn_end") {
       this.endAnswer();
       this.number = 0;
       this.line(formatTurn(event.result, this.options.pricing?.()));
@@ -78,7 +79,7 @@ export class StepLog {
     }
     this.endAnswer();
     this.number++;
-    if (event.type === "model") {
+    if (event.type === "model_response") {
       if (this.held && event.stopReason === "tool_use") this.line(this.held);
       else if (this.held) this.writeAnswer(`${escapeControl(this.held)}\n`);
       this.held = "";
@@ -88,7 +89,7 @@ export class StepLog {
       return;
     }
     const input = formatInput(event.input);
-    const outcome = event.skipped
+    const outcome = event.result.facts?.skipped
       ? "skipped by the user"
       : event.result.isError
         ? `error: ${clip(event.result.content.replace(/^Error: /, "").split("\n")[0], 120)}`

@@ -1,5 +1,5 @@
 // `scout tool NAME 'JSON'`: one tool, run as the loop would run it, its result printed exactly as the model gets it.
-import { escapeControl } from "./escape.js";
+import { escapeControl } from "./guards/escape.js";
 import { parseOptions } from "./parse-options.js";
 
 const toolUsage = (toolNames: string) => `Usage:
@@ -14,10 +14,11 @@ export async function toolCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { list: { type: "boolean" }, cwd: { type: "string" }, help: { type: "boolean" } },
   });
-  const { findTool, runTool, toolNames, tools } = await import("./tools/index.js");
+  const { tools } = await import("./core/scout.js");
+  const { runTool, toolNames } = await import("./core/tool.js");
   const { UsageError, openWorkspace } = await import("./options.js");
   if (values.help) {
-    console.log(toolUsage(toolNames()));
+    console.log(toolUsage(toolNames(tools)));
     return 0;
   }
   if (values.list) {
@@ -28,14 +29,15 @@ export async function toolCommand(argv: string[]): Promise<number> {
   if (!name) throw new UsageError("scout tool needs a tool name; try: scout tool --list");
   if (extra.length)
     throw new UsageError(`unexpected argument "${extra[0]}"; pass the tool's arguments as one JSON string`);
-  if (!findTool(name)) throw new UsageError(`unknown tool "${name}"; available: ${toolNames()}`);
+  if (!tools.some((tool) => tool.name === name))
+    throw new UsageError(`unknown tool "${name}"; available: ${toolNames(tools)}`);
   let input: unknown;
   try {
     input = JSON.parse(json);
   } catch (error) {
     throw new UsageError(`the arguments are not valid JSON (${(error as Error).message}): ${json}`);
   }
-  const result = await runTool(name, input, { workspace: openWorkspace(values.cwd) });
+  const result = await runTool(name, input, { workspace: openWorkspace(values.cwd) }, tools);
   // To a program, exactly what the model gets; to a person, with control characters made visible.
   console.log(process.stdout.isTTY ? escapeControl(result.content) : result.content);
   return result.isError ? 1 : 0;

@@ -14,7 +14,7 @@
 // and written as a person's file (src/person-file.ts): a FIFO or a device is
 // refused, and a write that fails (a full disk) ends the trace with one line,
 // never the session.
-import type { StepEvent } from "./agent.js";
+import type { StepEvent } from "./core/loop.js";
 import { PersonFileAppender, PersonFileError } from "./person-file.js";
 import { estimateTokens } from "./tokens/count.js";
 import { MAX_TRACE_BYTES } from "./tokens/trace-read.js";
@@ -42,14 +42,20 @@ export class Trace {
     this.write({ type: "question", text, ...(pipedChars === undefined ? {} : { piped_chars: pipedChars }) });
   }
 
-  /** A step the step log numbered `n` (model and tool), or the end of a turn. */
+  /**
+   * A step the step log numbered `n` (model and tool), or the end of a turn, as a record of the trace's own
+   * format ("model", "tool", "turn"), which `scout tokens --trace` and `--replay` read back.
+   */
   step(n: number, event: StepEvent): void {
-    if (event.type === "turn") this.write(event);
-    else if (event.type === "model") this.write({ type: event.type, n, ...withoutType(event) });
-    else if (event.type === "tool") {
-      const { content, isError } = event.result;
+    if (event.type === "turn_end") this.write({ type: "turn", result: event.result });
+    else if (event.type === "model_response") {
+      const { step, model, stopReason, usage, ms, sent, content } = event;
+      this.write({ type: "model", n, step, model, stopReason, usage, ms, request: sent, content });
+    } else if (event.type === "tool_result") {
+      const { step, name, input, ms } = event;
+      const { content, isError, facts } = event.result;
       const result = { content, is_error: isError, chars: content.length, estimated_tokens: estimateTokens(content) };
-      this.write({ type: "tool", n, ...withoutType(event), result });
+      this.write({ type: "tool", n, step, name, input, result, ms, skipped: !!facts?.skipped });
     }
   }
 
@@ -69,9 +75,4 @@ export class Trace {
       this.onFailure(`scout: ${error.message}; the trace stops here, the session goes on`);
     }
   }
-}
-
-function withoutType<T extends { type: string }>(event: T): Omit<T, "type"> {
-  const { type: _, ...rest } = event;
-  return rest;
 }

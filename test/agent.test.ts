@@ -2,10 +2,10 @@
 // `npm run check -- loop` holds a learner's loop (lessons/build/loop.ts) to exactly those tests,
 // step-through mode (pause) and Ctrl-C between tool calls included; a tool that holds the thread is tested here.
 import { describe, expect, it } from "vitest";
-import { type MessageParam, runTurn } from "../src/agent.js";
+import { type MessageParam, runTurn } from "../src/core/loop.js";
 import { scriptedModel, toolUse as use } from "../src/models/scripted.js";
-import { ok, type Tool } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { ok, type Tool } from "../src/core/tool.js";
+import { Workspace } from "../src/core/workspace.js";
 import { loopCases } from "../lessons/cases/loop.js";
 import { makeTree } from "./helpers.js";
 

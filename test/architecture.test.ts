@@ -1,27 +1,37 @@
-// The shape of src/, checked: imports point down the layers, no cycles, no tool imports another, small files that say their job.
+// The shape of src/, checked: rings whose imports point inward, a core read in one sitting, no cycles, no tool importing another, files that say their job.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./helpers.js";
 
-/** Longest a src file may be, in lines. */
-const MAX_LINES = 250;
-
 /**
- * The layers, lowest first; a file may import from its own layer or any
- * lower one. src/types.ts (types only) and src/escape.ts (how text is made safe to print) may be imported from anywhere.
- * tokens/count.ts (estimateTokens and the Counter type) sits beside the
- * agent, so the models and the step log can count without reaching up.
+ * The rings, innermost first; a file may import from its own ring or an inner one. The guards harden what the
+ * core does (and name what they guard); the core is the agent; the instruments plug into it (events, a Model,
+ * a Tool[]); the front (the CLI and the REPL) puts it all before a person.
  */
-const LAYERS: [name: string, owns: (file: string) => boolean][] = [
-  ["shared", (file) => file === "types.ts" || file === "escape.ts"],
-  ["workspace", (file) => file.startsWith("workspace/")],
-  ["tools", (file) => file.startsWith("tools/")],
-  ["agent", (file) => ["agent.ts", "prompt.ts", "tool-calls.ts", "tokens/count.ts"].includes(file)],
-  ["models", (file) => file.startsWith("models/")],
-  ["top", () => true], // cli.ts, repl.ts, steplog.ts, the rest of tokens/
+const RINGS: [name: string, owns: (file: string) => boolean][] = [
+  ["guards", (file) => file.startsWith("guards/")],
+  ["core", (file) => file.startsWith("core/")],
+  [
+    "instruments",
+    (file) =>
+      (/^(models|tokens|lab)\//.test(file) && !file.endsWith("/command.ts")) ||
+      ["steplog.ts", "trace.ts", "person-file.ts"].includes(file),
+  ],
+  ["front", () => true], // cli.ts, repl/, the commands (lab/command.ts, tokens/command.ts), options.ts, …
 ];
+
+/** Files the course asks a learner to add to src/ (lesson 14): not counted in the core's budget or the map. */
+const LEARNER_FILES = ["core/outline.ts", "models/openai.ts"];
+
+/** Ring 0 is read in one sitting: at most this many files and lines, comments included. */
+const CORE_MAX_FILES = 10;
+const CORE_MAX_LINES = 900;
+/** What the core may import from outside src/: Node's built-ins and the SDK. */
+const CORE_PACKAGES = /^(node:|@anthropic-ai\/sdk$)/;
+/** What the guards may import from outside src/: Node and the libraries that do the hardening's work. */
+const GUARD_PACKAGES = /^(node:|@anthropic-ai\/sdk$|@vscode\/ripgrep$|fast-glob$|braces$|ignore$)/;
 
 /** Every .ts file under a folder, relative to it, with "/". */
 function sourceFiles(dir: string, prefix = ""): string[] {
@@ -35,17 +45,21 @@ function sourceFiles(dir: string, prefix = ""): string[] {
     .sort();
 }
 
+/** Every module a src file imports (static, dynamic and type-only), as written. */
+function specifiersOf(srcDir: string, file: string): string[] {
+  const text = fs.readFileSync(path.join(srcDir, file), "utf8");
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms),
+    ...text.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g),
+    ...text.matchAll(/^\s*import\s+["']([^"']+)["']/gm),
+  ].map((match) => match[1]);
+}
+
 /** The src files each src file imports (static, dynamic and type-only), by relative path. */
 function importGraph(srcDir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(srcDir)) {
-    const text = fs.readFileSync(path.join(srcDir, file), "utf8");
-    const specifiers = [
-      ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms),
-      ...text.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g),
-      ...text.matchAll(/^\s*import\s+["']([^"']+)["']/gm),
-    ].map((match) => match[1]);
-    const local = specifiers
+    const local = specifiersOf(srcDir, file)
       .filter((specifier) => specifier.startsWith("."))
       .map((specifier) => path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)))
       .map((target) => target.replace(/\.js$/, ".ts"));
@@ -54,17 +68,19 @@ function importGraph(srcDir: string): Map<string, string[]> {
   return graph;
 }
 
-function layerOf(file: string): number {
-  return LAYERS.findIndex(([, owns]) => owns(file));
+function ringOf(file: string): number {
+  return RINGS.findIndex(([, owns]) => owns(file));
 }
 
-/** A file under src/tools/ that defines a tool (a `: Tool<…> =` or `: Tool =` export). */
-/** A tool file defines a tool: `export const x: Tool = …`, or a maker `export function makeX(…): Tool<…>`. */
+/** A tool file defines a tool: `export const x: Tool<…> = …`. */
 function isToolFile(srcDir: string, file: string): boolean {
-  const text = fs.readFileSync(path.join(srcDir, file), "utf8");
-  return (
-    file.startsWith("tools/") && /export (const \w+: Tool(<[^>]*>)? =|function make\w+\([^)]*\): Tool<)/.test(text)
-  );
+  return /export const \w+: Tool(<[^>]*>)? =/.test(fs.readFileSync(path.join(srcDir, file), "utf8"));
+}
+
+/** A file's length in lines. */
+function lineCount(srcDir: string, file: string): number {
+  const lines = fs.readFileSync(path.join(srcDir, file), "utf8").split("\n");
+  return lines.at(-1) === "" ? lines.length - 1 : lines.length;
 }
 
 /** Every problem with the shape of src/, one line each; empty when all is well. */
@@ -72,28 +88,33 @@ function architectureProblems(srcDir: string): string[] {
   const graph = importGraph(srcDir);
   const problems: string[] = [];
   for (const [file, imports] of graph) {
+    const ring = ringOf(file);
     for (const target of imports) {
       if (!graph.has(target)) problems.push(`${file} imports ${target}, which is not a file in src/`);
-      else if (layerOf(target) > layerOf(file))
-        problems.push(
-          `${file} (${LAYERS[layerOf(file)][0]}) imports ${target} (${LAYERS[layerOf(target)][0]}): an import up a layer`,
-        );
-      else if (file !== "tools/index.ts" && isToolFile(srcDir, target) && file.startsWith("tools/"))
+      else if (ringOf(target) > ring)
+        problems.push(`${file} (${RINGS[ring][0]}) imports ${target} (${RINGS[ringOf(target)][0]}): an import outward`);
+      else if (isToolFile(srcDir, file) && isToolFile(srcDir, target))
         problems.push(`${file} imports the tool ${target}: shared helpers belong in a module of their own`);
+      // A core tool reads alone: beside the contract it leans only on guards, named for what they guard.
+      else if (isToolFile(srcDir, file) && ring === 1 && ringOf(target) === 1 && target !== "core/tool.ts")
+        problems.push(`${file} imports ${target}: a tool in the core leans only on core/tool.ts and the guards`);
     }
-  }
-  problems.push(...cycles(graph).map((cycle) => `import cycle: ${cycle.join(" -> ")}`));
-  for (const file of graph.keys()) {
-    const lines = fs.readFileSync(path.join(srcDir, file), "utf8").split("\n");
-    const length = lines.at(-1) === "" ? lines.length - 1 : lines.length;
-    if (length > MAX_LINES) problems.push(`${file} has ${length} lines (at most ${MAX_LINES})`);
-    const opening = openingParagraph(lines);
+    const allowed = ring === 0 ? GUARD_PACKAGES : ring === 1 ? CORE_PACKAGES : undefined;
+    for (const specifier of specifiersOf(srcDir, file).filter((name) => !name.startsWith(".")))
+      if (allowed && !allowed.test(specifier))
+        problems.push(`${file} (${RINGS[ring][0]}) imports the package ${specifier}`);
+    const opening = openingParagraph(fs.readFileSync(path.join(srcDir, file), "utf8").split("\n"));
     if (opening === "") problems.push(`${file} does not open with a comment saying its job`);
     else if (sentences(opening) !== 1)
       problems.push(
         `${file} opens with ${sentences(opening)} sentences; its first paragraph should be one: "${opening}"`,
       );
   }
+  const core = [...graph.keys()].filter((file) => ringOf(file) === 1 && !LEARNER_FILES.includes(file));
+  const coreLines = core.reduce((sum, file) => sum + lineCount(srcDir, file), 0);
+  if (core.length > CORE_MAX_FILES) problems.push(`core/ has ${core.length} files (at most ${CORE_MAX_FILES})`);
+  if (coreLines > CORE_MAX_LINES) problems.push(`core/ has ${coreLines} lines (at most ${CORE_MAX_LINES})`);
+  problems.push(...cycles(graph).map((cycle) => `import cycle: ${cycle.join(" -> ")}`));
   return problems;
 }
 
@@ -133,51 +154,101 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * Lesson 0's map of src/ (its ```text block that starts "src/"): each file it names, under the ring whose
+ * heading ("ring 0, the core", "guards/", "instruments", "front") comes before it.
+ */
+function mapOfSrc(markdown: string): Map<string, string> {
+  const block = /```text\nsrc\/\n([\s\S]*?)```/.exec(markdown)?.[1] ?? "";
+  const HEADINGS: [RegExp, string][] = [
+    [/^ {2}ring 0, the core\b/, "core"],
+    [/^ {2}guards\/, /, "guards"],
+    [/^ {2}instruments$/, "instruments"],
+    [/^ {2}front$/, "front"],
+  ];
+  const map = new Map<string, string>();
+  let ring = "";
+  for (const line of block.split("\n")) {
+    ring = HEADINGS.find(([heading]) => heading.test(line))?.[1] ?? ring;
+    const file = /^ {2}([\w/.-]+\.ts)\s/.exec(line)?.[1];
+    if (file) map.set(file, ring);
+  }
+  return map;
+}
+
 describe("the architecture of src/", () => {
   const srcDir = path.join(REPO_ROOT, "src");
 
-  it("has no upward import, no cycle, no tool importing a tool, no long or unexplained file", () => {
+  it("is mapped in lesson 0, every file under its ring, and the map names no file that is not there", () => {
+    const map = mapOfSrc(fs.readFileSync(path.join(REPO_ROOT, "lessons/00-start-here.md"), "utf8"));
+    const files = sourceFiles(srcDir).filter((file) => !LEARNER_FILES.includes(file));
+    expect(
+      files.filter((file) => !map.has(file)),
+      "files missing from the map",
+    ).toEqual([]);
+    expect(
+      [...map.keys()].filter((file) => !files.includes(file)),
+      "mapped files that do not exist",
+    ).toEqual([]);
+    const misplaced = files.filter((file) => map.get(file) !== RINGS[ringOf(file)][0]);
+    expect(
+      misplaced.map((file) => `${file} is mapped under ${map.get(file)}, is in ${RINGS[ringOf(file)][0]}`),
+    ).toEqual([]);
+  });
+
+  it("has imports that point inward, no cycle, no tool importing a tool, a core within budget, and files that say their job", () => {
     expect(architectureProblems(srcDir)).toEqual([]);
   });
 
-  it("knows the tool files: every tool in the registry, and no helper module", () => {
+  it("knows the four tools: each defined in the core, and in Scout's list", () => {
     const toolFiles = sourceFiles(srcDir).filter((file) => isToolFile(srcDir, file));
-    expect(toolFiles).toEqual(
-      expect.arrayContaining(["tools/glob.ts", "tools/grep.ts", "tools/list_files.ts", "tools/read_file.ts"]),
-    );
-    expect(importGraph(srcDir).get("tools/index.ts")).toEqual(expect.arrayContaining(toolFiles));
+    expect(toolFiles).toEqual(["core/glob.ts", "core/grep.ts", "core/list_files.ts", "core/read_file.ts"]);
+    expect(importGraph(srcDir).get("core/scout.ts")).toEqual(expect.arrayContaining(toolFiles));
   });
 
-  it("finds its imports: the agent reaches the tools, and every layer has files", () => {
+  it("finds its imports: the loop reaches the tools' contract, and every ring has files", () => {
     const graph = importGraph(srcDir);
-    expect(graph.get("agent.ts")).toContain("tools/index.ts");
-    expect(graph.get("cli.ts")).toContain("models/claude.ts");
-    for (const [name] of LAYERS.slice(1))
-      expect([...graph.keys()].some((file) => LAYERS[layerOf(file)][0] === name)).toBe(true);
+    expect(graph.get("core/loop.ts")).toContain("core/tool.ts");
+    expect(graph.get("cli.ts")).toContain("core/claude.ts");
+    for (const [name] of RINGS) expect([...graph.keys()].some((file) => RINGS[ringOf(file)][0] === name)).toBe(true);
   });
 
-  it("would catch an upward import, a cycle, a tool importing a tool, and a file without its sentence", () => {
+  it("reads a map: its rings' headings and the files under each", () => {
+    const map = mapOfSrc(
+      "```text\nsrc/\n  ring 0, the core: x\n  core/loop.ts  the loop\n  guards/, the hardening\n  guards/a.ts  a\n  front\n  cli.ts  b\n```\n",
+    );
+    expect([...map]).toEqual([
+      ["core/loop.ts", "core"],
+      ["guards/a.ts", "guards"],
+      ["cli.ts", "front"],
+    ]);
+  });
+
+  it("would catch an outward import, a package the core may not use, a cycle, a tool importing a tool, a core over budget and a file without its sentence", () => {
     const tree = fs.mkdtempSync(path.join(os.tmpdir(), "scout-arch-"));
     try {
       const write = (file: string, text: string) => {
         fs.mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
         fs.writeFileSync(path.join(tree, file), text);
       };
-      write("workspace/workspace.ts", '// Paths.\nimport { x } from "../tools/a.js";\n');
-      write("tools/a.ts", '// Tool a.\nimport { b } from "./b.js";\nexport const a: Tool = {};\n');
-      write("tools/b.ts", '// Tool b.\nimport { a } from "./a.js";\nexport function makeB(design: D): Tool<A> {}\n');
-      write("agent.ts", "export const loop = 1;\n");
-      write("repl.ts", "// Two sentences. Not one.\n");
-      write("steplog.ts", `// Long.\n${"export {};\n".repeat(MAX_LINES)}`);
+      write("guards/open.ts", '// Opens.\nimport { x } from "../core/a.js";\n');
+      write("core/a.ts", '// Tool a.\nimport { b } from "./b.js";\nexport const a: Tool = {};\n');
+      write("core/b.ts", '// Tool b.\nimport { a } from "./a.js";\nexport const b: Tool<B> = {};\n');
+      write("core/c.ts", '// Uses a library.\nimport fg from "fast-glob";\n');
+      write("core/loop.ts", `export const loop = 1;\n${"// more\n".repeat(CORE_MAX_LINES)}`);
+      write("steplog.ts", '// Two sentences. Not one.\nimport { run } from "./repl/run.js";\n');
+      write("repl/run.ts", "// Runs.\nexport const run = 1;\n");
       expect(architectureProblems(tree).sort()).toEqual(
         [
-          "workspace/workspace.ts (workspace) imports tools/a.ts (tools): an import up a layer",
-          "tools/a.ts imports the tool tools/b.ts: shared helpers belong in a module of their own",
-          "tools/b.ts imports the tool tools/a.ts: shared helpers belong in a module of their own",
-          "import cycle: tools/a.ts -> tools/b.ts -> tools/a.ts",
-          "agent.ts does not open with a comment saying its job",
-          `steplog.ts has ${MAX_LINES + 1} lines (at most ${MAX_LINES})`,
-          'repl.ts opens with 2 sentences; its first paragraph should be one: "Two sentences. Not one."',
+          "guards/open.ts (guards) imports core/a.ts (core): an import outward",
+          "steplog.ts (instruments) imports repl/run.ts (front): an import outward",
+          "core/a.ts imports the tool core/b.ts: shared helpers belong in a module of their own",
+          "core/b.ts imports the tool core/a.ts: shared helpers belong in a module of their own",
+          "core/c.ts (core) imports the package fast-glob",
+          "import cycle: core/a.ts -> core/b.ts -> core/a.ts",
+          "core/loop.ts does not open with a comment saying its job",
+          `core/ has ${CORE_MAX_LINES + 9} lines (at most ${CORE_MAX_LINES})`,
+          'steplog.ts opens with 2 sentences; its first paragraph should be one: "Two sentences. Not one."',
         ].sort(),
       );
     } finally {

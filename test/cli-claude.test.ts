@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tools } from "../src/tools/index.js";
+import { tools } from "../src/core/scout.js";
 import {
   apiError,
   hang,
@@ -17,6 +17,7 @@ import {
   type ApiServer,
 } from "../lessons/cases/api-server.js";
 import { makeTree, runCli, startCli } from "./helpers.js";
+import { moduleProbe } from "./module-probe.js";
 
 const FILES = {
   "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n",
@@ -55,6 +56,18 @@ const messagesOf = (n: number) => api.requests[n].body.messages;
 const stepLines = (stderr: string) => stderr.split("\n").filter((line) => /^\[\d+\] /.test(line));
 
 describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
+  it("with a key, never loads the offline teaching model; offline, it is loaded", async () => {
+    api.script(reply([text("An answer.")]));
+    const probe = moduleProbe();
+    const run = await scout(["-p", "hello?"], { env: probe.env });
+    expect(run.stdout).toBe("An answer.\n");
+    expect(probe.loaded()).toContain("core/claude.js");
+    expect(probe.loaded().filter((file) => file.startsWith("models/offline"))).toEqual([]);
+    const offline = moduleProbe();
+    await scout(["-p", "hello?"], { env: { ...offline.env, ANTHROPIC_API_KEY: undefined } });
+    expect(offline.loaded()).toContain("models/offline.js");
+  });
+
   it("runs a tool round trip and sends the results back, errors flagged", async () => {
     api.script(
       reply([text("Let me search."), toolUse("toolu_1", "grep", { pattern: "safe_path" })]),

@@ -4,7 +4,8 @@ import fs from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolNames, tools } from "../src/tools/index.js";
+import { tools } from "../src/core/scout.js";
+import { toolNames } from "../src/core/tool.js";
 import { makeTree, runCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
 
@@ -51,7 +52,7 @@ describe("scout tool", () => {
     expect(run).toEqual({
       code: 2,
       stdout: "",
-      stderr: `scout: unknown tool "write_file"; available: ${toolNames()}\nTry: scout --help\n`,
+      stderr: `scout: unknown tool "write_file"; available: ${toolNames(tools)}\nTry: scout --help\n`,
     });
   });
 
@@ -137,16 +138,18 @@ describe("start-up: a command loads only the packages it uses", () => {
     expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
   });
 
-  it("scout --version loads cli.js alone (and escape.js, parse-options.js); a read_file call no agent, model, REPL or token code", async () => {
+  it("scout --version loads cli.js alone (and guards/escape.js, parse-options.js); a read_file call no loop, model, REPL or token code", async () => {
     const probe = moduleProbe();
     expect((await runCli(["--version"], { cwd: root, env: probe.env })).code).toBe(0);
-    expect(probe.loaded().sort()).toEqual(["cli.js", "escape.js", "parse-options.js"]); // it imports only node:util
+    expect(probe.loaded().sort()).toEqual(["cli.js", "guards/escape.js", "parse-options.js"]); // it imports only node:util
     const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: probe.env });
     expect(run.stdout).toBe("1\thello\n2\tworld\n(lines 1-2 of 2)\n");
     const loaded = probe.loaded().slice(3);
-    expect(loaded).toContain("tools/read_file.js");
+    expect(loaded).toContain("core/read_file.js");
     expect(
-      loaded.filter((file) => /^(agent|prompt|trace|steplog)\.js$|^(models|repl|tokens|lab)\//.test(file)),
+      loaded.filter((file) =>
+        /^core\/(loop|session|claude)\.js$|^(trace|steplog)\.js$|^(models|repl|tokens|lab)\//.test(file),
+      ),
     ).toEqual([]);
     // The first toLocaleString loads locale data (~20 ms): the tool descriptions' "30,000" is grouped by hand.
     expect(loaded).not.toContain("(toLocaleString)");

@@ -1,6 +1,6 @@
 // escapeControl: what Scout prints for a person cannot drive the terminal.
 import { describe, expect, it } from "vitest";
-import { escapeControl, escapeListed, escapePath } from "../src/escape.js";
+import { escapeControl, escapeListed, escapePath } from "../src/guards/escape.js";
 
 describe("escapeControl", () => {
   it("makes ESC, BEL, CR, DEL and the C1 controls visible; keeps newline, tab and all other text", () => {

@@ -6,11 +6,12 @@
 // build and once with this one.
 import fs from "node:fs";
 import path from "node:path";
-import { toolSchemas } from "../src/tools/index.js";
-import { BUDGET_NOTE } from "../src/tools/tool.js";
+import { tools } from "../src/core/scout.js";
+import { toolSchemas } from "../src/core/tool.js";
+import { BUDGET_NOTE } from "../src/guards/result-budget.js";
 import { CLI, REPO_ROOT } from "./helpers.js";
 
-/** The fifth tool as the model sees it (makeTools adds the budget sentence to its description). */
+/** The fifth tool as the model sees it (src/core/scout.ts adds the budget sentence to its description). */
 const ECHO = {
   name: "echo",
   description: "Repeats the given text back unchanged, on one line.",
@@ -34,11 +35,11 @@ export interface Build {
 
 /** Scout's own build: dist/cli.js and the registry. */
 export function scoutBuild(): Build {
-  return { cli: CLI, schemas: toolSchemas(), remove() {} };
+  return { cli: CLI, schemas: toolSchemas(tools), remove() {} };
 }
 
 /**
- * A copy of dist/ whose makeTools adds ECHO after the last tool, inside the
+ * A copy of dist/ whose tool list (core/scout.js) has ECHO after the last tool, inside the
  * repository (so the copy finds node_modules), removed by `remove`.
  */
 export function fifthToolBuild(): Build {
@@ -48,12 +49,12 @@ export function fifthToolBuild(): Build {
   try {
     fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"), { recursive: true });
     fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(root, "package.json"));
-    const registry = path.join(root, "dist", "tools", "index.js");
+    const registry = path.join(root, "dist", "core", "scout.js");
     const source = fs.readFileSync(registry, "utf8");
     const echo = `{ ...${JSON.stringify(ECHO)}, run: async ({ text }) => ({ content: String(text), isError: false }) }`;
-    // makeTools returns [makeReadFile(design), …].map(…): ECHO goes last, after whatever tools are there.
-    const added = source.replace(/(return \[[^\]]*)\]\.map\(/, `$1, ${echo}].map(`);
-    if (added === source) throw new Error(`fifthToolBuild: no "return [ … ].map(" in makeTools, in ${registry}`);
+    // tools = [readFile, …].map(…): ECHO goes last, after whatever tools are there.
+    const added = source.replace(/(tools = \[[^\]]*)\]\.map\(/, `$1, ${echo}].map(`);
+    if (added === source) throw new Error(`fifthToolBuild: no "tools = [ … ].map(" in ${registry}`);
     fs.writeFileSync(registry, added);
   } catch (error) {
     fs.rmSync(root, { recursive: true, force: true });
@@ -61,7 +62,7 @@ export function fifthToolBuild(): Build {
   }
   return {
     cli: path.join(root, "dist", "cli.js"),
-    schemas: [...toolSchemas(), { ...ECHO, description: `${ECHO.description} ${BUDGET_NOTE}` }],
+    schemas: [...toolSchemas(tools), { ...ECHO, description: `${ECHO.description} ${BUDGET_NOTE}` }],
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }

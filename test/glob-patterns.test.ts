@@ -1,13 +1,14 @@
 // glob patterns a hostile or careless model can write: brace bombs, backtracking wildcards,
 // names in another case, and folder names full of pattern syntax, on real trees.
+import { tools } from "../src/core/scout.js";
 import fs from "node:fs";
 import path from "node:path";
 import braces from "braces";
 import { describe, expect, it } from "vitest";
-import { runTool } from "../src/tools/index.js";
-import { findNewestFiles } from "../src/tools/newest-first.js";
-import { braceExpansionSize, MAX_GROUP_WAYS, MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { runTool, SCOUT_LIMITS } from "../src/core/tool.js";
+import { findNewestFiles } from "../src/guards/file-walk.js";
+import { braceExpansionSize, MAX_GROUP_WAYS, MAX_PATTERN_CHARS } from "../src/guards/patterns.js";
+import { Workspace } from "../src/core/workspace.js";
 import { call, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -139,13 +140,13 @@ describe("wildcards that would backtrack for minutes are refused", () => {
 
   it("stops a walk at its deadline, and when the signal aborts", async () => {
     const workspace = new Workspace(root);
-    const late = await findNewestFiles(workspace, ".", "**/*", { deadline: Date.now() - 1 });
+    const late = await findNewestFiles(workspace, ".", "**/*", { deadline: Date.now() - 1, limits: SCOUT_LIMITS });
     expect(late.stopped).toBe("deadline");
     const aborted = new AbortController();
     aborted.abort();
-    const cancelled = await findNewestFiles(workspace, ".", "**/*", { signal: aborted.signal });
+    const cancelled = await findNewestFiles(workspace, ".", "**/*", { signal: aborted.signal, limits: SCOUT_LIMITS });
     expect(cancelled).toEqual({ newest: [], total: 0, stopped: "cancelled", cappedFolders: 0 });
-    const result = await runTool("glob", { pattern: "**/*" }, { workspace, signal: aborted.signal });
+    const result = await runTool("glob", { pattern: "**/*" }, { workspace, signal: aborted.signal }, tools);
     expect(result).toEqual({ content: "Error: glob was cancelled", isError: true, summary: "error" });
   });
 });

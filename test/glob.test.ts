@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BACKSLASH_RULE, MAX_BRACE_EXPANSION } from "../src/tools/patterns.js";
-import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { BACKSLASH_RULE, MAX_BRACE_EXPANSION } from "../src/guards/patterns.js";
+import { MAX_RESULT_LINES } from "../src/core/tool.js";
 import { call, type FileSpec, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -25,6 +25,7 @@ describe("glob: matching and order", () => {
       content: "src/main.ts\nsrc/tools/grep.ts\nsrc/tools/test_grep.ts\nsrc/util.ts",
       isError: false,
       summary: "4 files",
+      facts: { total: 4, capped: false },
     });
   });
 
@@ -55,6 +56,7 @@ describe("glob: matching and order", () => {
       content: 'No files match "**/*.py" in src.',
       isError: false,
       summary: "no files",
+      facts: { total: 0, capped: false },
     });
   });
 

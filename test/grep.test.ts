@@ -1,22 +1,19 @@
 // grep: output format, context and separators, include, order, the cap, long
 // lines, rg's own errors, and patterns that look like options, with the real rg.
+import { tools } from "../src/core/scout.js";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  grep,
-  MAX_CONTEXT,
-  MAX_MATCH_CHARS,
-  MAX_SEARCH_FILE_BYTES,
-  RG_TIMEOUT_MS,
-  rgArguments,
-} from "../src/tools/grep.js";
-import { MAX_PATTERN_CHARS } from "../src/tools/patterns.js";
-import { runTool } from "../src/tools/index.js";
-import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/tools/ripgrep.js";
-import { groupThousands, MAX_ECHO_CHARS, MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { grep, MAX_CONTEXT } from "../src/core/grep.js";
+import { MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS, rgArguments } from "../src/guards/rg-search.js";
+import { formatCount } from "../src/guards/format.js";
+import { MAX_PATTERN_CHARS } from "../src/guards/patterns.js";
+import { runTool } from "../src/core/tool.js";
+import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/guards/ripgrep.js";
+import { MAX_RESULT_LINES } from "../src/core/tool.js";
+import { MAX_ECHO_CHARS } from "../src/guards/result-budget.js";
+import { Workspace } from "../src/core/workspace.js";
 import { call, type FileSpec, mkdirDeep, TOO_DEEP, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -36,6 +33,7 @@ describe("grep: output", () => {
       content: "src/b.ts:1:foo\nsrc/a.ts:2:foo two\nsrc/a.ts:7:foo seven\ndocs/c.md:2:foo md",
       isError: false,
       summary: "4 matching lines in 3 files",
+      facts: { capped: false },
     });
   });
 
@@ -126,6 +124,7 @@ describe("grep: output", () => {
       content: "No matches for /nothing here/ in the workspace.",
       isError: false,
       summary: "no matches",
+      facts: { total: 0 },
     });
     expect((await call(root, "grep", { pattern: "zzz", path: "src", include: "*.ts" })).content).toBe(
       "No matches for /zzz/ in src (files matching *.ts).",
@@ -205,6 +204,7 @@ describe("grep: output", () => {
       "grep",
       { pattern: "foo" },
       { workspace: new Workspace(root), signal: AbortSignal.abort() },
+      tools,
     );
     expect(result).toMatchObject({ isError: true, content: "Error: grep was cancelled" });
   });
@@ -447,7 +447,7 @@ describe("grep: long patterns", () => {
     expect(content).toBe(
       "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
     );
-    expect(grep.description).toContain(`${groupThousands(MAX_PATTERN_CHARS)} characters`);
+    expect(grep.description).toContain(`${formatCount(MAX_PATTERN_CHARS)} characters`);
   });
 
   it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {

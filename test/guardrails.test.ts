@@ -6,17 +6,19 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runTool, toolNames, tools } from "../src/tools/index.js";
+import { tools } from "../src/core/scout.js";
+import { runTool, toolNames } from "../src/core/tool.js";
+import type { ToolResult } from "../src/core/tool.js";
+import { BUDGET_NOTE, MAX_ERROR_LINE_CHARS, MAX_RESULT_CHARS } from "../src/guards/result-budget.js";
+import { formatCount } from "../src/guards/format.js";
 import {
-  BUDGET_NOTE,
-  groupThousands,
-  MAX_ERROR_LINE_CHARS,
-  MAX_RESULT_CHARS,
-  type ToolResult,
-} from "../src/tools/tool.js";
-import { checkToolCalls, MAX_INPUT_DEPTH, MAX_TOOL_CALLS_PER_MESSAGE, UnreadableInput } from "../src/tool-calls.js";
-import { openChecked, openCheckedFolder } from "../src/workspace/opened.js";
-import { Workspace } from "../src/workspace/workspace.js";
+  checkToolCalls,
+  MAX_INPUT_DEPTH,
+  MAX_TOOL_CALLS_PER_MESSAGE,
+  UnreadableInput,
+} from "../src/guards/tool-calls.js";
+import { openChecked, openCheckedFolder } from "../src/guards/opened.js";
+import { Workspace } from "../src/core/workspace.js";
 import { call, type FileSpec, makeTree, mkdirDeep, runCli, TOO_DEEP } from "./helpers.js";
 
 describe("bad arguments through runTool", () => {
@@ -59,7 +61,7 @@ describe("bad arguments through runTool", () => {
     ["grep", null, "grep expects a JSON object of arguments"],
     ["grep", ["a"], "grep expects a JSON object of arguments"],
     ["list_files", "src", "list_files expects a JSON object of arguments"],
-    ["write_file", { path: "a.txt" }, `unknown tool "write_file"; available tools: ${toolNames()}`],
+    ["write_file", { path: "a.txt" }, `unknown tool "write_file"; available tools: ${toolNames(tools)}`],
     // names every object has are no arguments; JSON.parse makes "__proto__" an own key, as the API's JSON does
     ...["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf"].map((key) => [
       "read_file",
@@ -317,7 +319,7 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     const linked = path.join(base, "app-link");
     fs.symlinkSync("app", linked);
     const workspace = new Workspace(linked); // as with --cwd through a link, or macOS /tmp
-    const read = (file: string) => runTool("read_file", { path: file }, { workspace });
+    const read = (file: string) => runTool("read_file", { path: file }, { workspace }, tools);
     expect((await read(path.join(linked, "src/main.ts"))).content).toBe(
       "1\texport const answer = 42;\n(lines 1-1 of 1)",
     );
@@ -394,7 +396,7 @@ describe("adversarial: nothing outside the workspace or protected gets out", () 
     fs.symlinkSync(path.join(base, "outside/rules"), path.join(app, "a/.gitignore"));
     mkdirDeep(app, TOO_DEEP);
     for (const pattern of ["MARK", "NOPE"]) {
-      const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) });
+      const result = await runTool("grep", { pattern }, { workspace: new Workspace(app) }, tools);
       expectNoLeak(result);
       expect(result.content).not.toContain(dir);
     }
@@ -858,12 +860,12 @@ describe("the character budget", () => {
   it("is stated in every tool's description", () => {
     for (const tool of tools) expect(tool.description).toContain(BUDGET_NOTE);
     // The sentence states the real cap, grouped as every figure a person reads (its wording is free).
-    expect(BUDGET_NOTE).toContain(`${groupThousands(MAX_RESULT_CHARS)} characters`);
+    expect(BUDGET_NOTE).toContain(`${formatCount(MAX_RESULT_CHARS)} characters`);
   });
 
   it('groups digits as toLocaleString("en-US") does, without loading locale data', () => {
     for (const whole of [0, 7, 999, 1000, 30_000, 123_456, 1_234_567, -1234, Number.MAX_SAFE_INTEGER])
-      expect(groupThousands(whole)).toBe(whole.toLocaleString("en-US"));
+      expect(formatCount(whole)).toBe(whole.toLocaleString("en-US"));
   });
 });
 
@@ -873,7 +875,7 @@ describe("Ctrl-C reaches every tool", () => {
     ["read_file", { path: "src/main.ts" }],
     ["grep", { pattern: "TOKEN" }],
   ])("%s stops when the signal is already aborted", async (name, input) => {
-    const result = await runTool(name, input, { workspace: new Workspace(root), signal: AbortSignal.abort() });
+    const result = await runTool(name, input, { workspace: new Workspace(root), signal: AbortSignal.abort() }, tools);
     expect(result).toEqual({ content: `Error: ${name} was cancelled`, isError: true, summary: "error" });
   });
 });

@@ -1,12 +1,13 @@
 // Shared test helpers: real temporary workspaces (always removed), the real CLI as a child process, one way.
+import { tools } from "../src/core/scout.js";
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
-import { runTool } from "../src/tools/index.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { runTool } from "../src/core/tool.js";
+import { Workspace } from "../src/core/workspace.js";
 import { setMtime, type TreeFile, writeTree } from "../lessons/cases/case.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -60,7 +61,7 @@ export function treeMaker(): (files: Record<string, FileSpec>) => string {
 
 /** Runs one tool in-process against a workspace directory. */
 export function call(root: string, name: string, input: unknown) {
-  return runTool(name, input, { workspace: new Workspace(root) });
+  return runTool(name, input, { workspace: new Workspace(root) }, tools);
 }
 
 export interface CliRun {

@@ -5,9 +5,9 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeApiError } from "../src/models/claude.js";
+import { describeApiError } from "../src/models/api-errors.js";
 import { PersonFileAppender, readPersonFile } from "../src/person-file.js";
-import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/tool-calls.js";
+import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/guards/tool-calls.js";
 import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 

@@ -4,8 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
-import { makeTools, toolSchemas } from "../src/tools/index.js";
-import { DEFAULT_DESIGN } from "../src/tools/tool.js";
+import { makeTools } from "../src/lab/designs.js";
+import { toolSchemas } from "../src/core/tool.js";
+import { DEFAULT_DESIGN } from "../src/lab/designs.js";
 import { type ApiServer, apiError, count, reply, startApiServer, text } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
-import { formatCount } from "../src/tokens/count.js";
+import { formatCount } from "../src/guards/format.js";
 import { runCli } from "./helpers.js";
 import { readPng } from "./png.js";
 

@@ -1,13 +1,13 @@
 // The lab's runner in-process: a fresh conversation per question, bounded concurrency, backing off on 429,
 // a failed run counted wrong, and the report's sums and changes.
 import { describe, expect, it } from "vitest";
-import type { Model, ModelRequest } from "../src/agent.js";
+import type { Model, ModelRequest } from "../src/core/loop.js";
 import { withBackoff } from "../src/lab/backoff.js";
 import type { QuestionSet } from "../src/lab/question-set.js";
 import { buildReport } from "../src/lab/report.js";
 import { runExperiment } from "../src/lab/runner.js";
 import { BASELINE, parseVariants } from "../src/lab/variants.js";
-import { retryAfterSeconds } from "../src/models/claude.js";
+import { retryAfterSeconds } from "../src/guards/retries.js";
 import { scriptedModel, text, toolUse } from "../src/models/scripted.js";
 import { makeTree } from "./helpers.js";
 

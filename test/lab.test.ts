@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
-import { formatCount } from "../src/tokens/count.js";
+import { formatCount } from "../src/guards/format.js";
 import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
 
 const SAMPLE_SET = "lessons/questions/sample-project.json";

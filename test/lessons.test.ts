@@ -4,7 +4,7 @@
 //    what the commands print is compared with the lesson text.
 // 2. Every file path and name cited in a lesson's "Key files" section exists,
 //    and so does every Scout source path and camelCase code name in its text.
-// 3. Every code excerpt whose fence names its file (```ts src/agent.ts) is
+// 3. Every code excerpt whose fence names its file (```ts src/core/loop.ts) is
 //    really in that file, line for line (a line may be part of a longer
 //    one), in order; "…" lines mark a gap.
 // 4. lessons/README.md links every lesson in order; README.md links it.
@@ -38,7 +38,7 @@ import { plain, scoutOnPty } from "./pty.js";
 
 const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
 /** Files that lesson 14's projects ask the learner to write: cited, but not there yet. */
-const FILES_EXERCISES_ASK_FOR = ["src/tools/outline.ts", "src/models/openai.ts"];
+const FILES_EXERCISES_ASK_FOR = ["src/core/outline.ts", "src/models/openai.ts"];
 const SAMPLE_PROJECT = path.join(LESSONS_DIR, "sample-project");
 /** A guard against a command that hangs, not a speed test: a lab run over a question set took over 30 s on a 2-core
  * machine at load 20-30. */

@@ -1,15 +1,16 @@
 // list_files: one level, newest first, directories marked, the cap and the
 // count of hidden entries, on real directories with explicit mtimes.
+import { tools } from "../src/core/scout.js";
 import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { forEachEntry, MAX_FOLDER_ENTRIES } from "../src/tools/folder-entries.js";
-import { runTool } from "../src/tools/index.js";
-import { MAX_RESULT_LINES } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { forEachEntry, MAX_FOLDER_ENTRIES } from "../src/guards/folder-entries.js";
+import { runTool } from "../src/core/tool.js";
+import { MAX_RESULT_LINES } from "../src/core/tool.js";
+import { Workspace } from "../src/core/workspace.js";
 import { call, setMtime, type FileSpec, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -23,7 +24,12 @@ describe("list_files", () => {
     });
     setMtime(root, "src", 2_000); // after its contents were written
     const result = await call(root, "list_files", {});
-    expect(result).toEqual({ content: "new.txt\nsrc/\nold.txt", isError: false, summary: "3 entries" });
+    expect(result).toEqual({
+      content: "new.txt\nsrc/\nold.txt",
+      isError: false,
+      summary: "3 entries",
+      facts: { total: 3, capped: false },
+    });
   });
 
   it("orders entries with the same mtime by name", async () => {
@@ -55,6 +61,7 @@ describe("list_files", () => {
         content: "a.txt\n(2 FIFOs, sockets or devices not listed)",
         isError: false,
         summary: "1 entry",
+        facts: { total: 1, capped: false },
       });
     } finally {
       server.close();
@@ -95,6 +102,7 @@ describe("list_files", () => {
       content: "(empty has no visible entries)",
       isError: false,
       summary: "0 entries",
+      facts: { total: 0, capped: false },
     });
   });
 
@@ -192,6 +200,7 @@ describe("a folder with more entries than MAX_FOLDER_ENTRIES: list_files and glo
       "list_files",
       { path: "big" },
       { workspace: new Workspace(root), signal: controller.signal },
+      tools,
     );
     expect(result.content).toBe("Error: list_files was cancelled");
   });

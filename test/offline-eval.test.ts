@@ -7,12 +7,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runTurn } from "../src/agent.js";
+import { runTurn } from "../src/core/loop.js";
 import { grade, type LabQuestion } from "../src/lab/questions.js";
 import { offlineModel } from "../src/models/offline.js";
-import { makeTools } from "../src/tools/index.js";
-import { DEFAULT_DESIGN, type Tool } from "../src/tools/tool.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { makeTools } from "../src/lab/designs.js";
+import type { Tool } from "../src/core/tool.js";
+import { DEFAULT_DESIGN } from "../src/lab/designs.js";
+import { Workspace } from "../src/core/workspace.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
 
 const MIN_SCORE = 0.95;
@@ -655,7 +656,8 @@ describe("offline model evaluation on code it was not tuned on", () => {
       const workspace = new Workspace(tree.root);
       for (const q of tree.questions) {
         const started = performance.now();
-        const turn = await runTurn(q.question, [], { model: offlineModel(), workspace, tools: q.tools });
+        const model = offlineModel();
+        const turn = await runTurn(q.question, [], { model, workspace, tools: q.tools, onStep: model.onStep });
         const ms = Math.round(performance.now() - started);
         const result = grade(turn.text, q.expect);
         const judged = q.judge?.(turn.text) ?? "";

@@ -1,10 +1,12 @@
 // The offline teaching model in a real fixture project, through the real loop and tools.
 import { describe, expect, it } from "vitest";
-import { runTurn, type MessageParam, type StepEvent } from "../src/agent.js";
+import { runTurn, type MessageParam, type StepEvent } from "../src/core/loop.js";
+import { tools as scoutTools } from "../src/core/scout.js";
+import type { Tool } from "../src/core/tool.js";
 import { OFFLINE_NOTICE, offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
 import { parseQuestion, TEST_FILES } from "../src/models/offline/question.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { Workspace } from "../src/core/workspace.js";
 import { makeTree, runCli } from "./helpers.js";
 
 const DAY = 86_400;
@@ -29,16 +31,22 @@ const fixture = () =>
     "test/parse.test.ts": { content: "import { parseOrder } from '../src/parse';\n", mtime: 1_700_000_000 + 4 * DAY },
   });
 
-async function ask(question: string, root = fixture()) {
+/** One offline turn; the model listens to the events, as the REPL wires it. `tools` replaces Scout's four. */
+async function ask(question: string, root = fixture(), given?: Tool[]) {
   const events: StepEvent[] = [];
   const history: MessageParam[] = [];
+  const model = offlineModel();
   const result = await runTurn(question, history, {
-    model: offlineModel(),
+    model,
     workspace: new Workspace(root),
-    onStep: (e) => events.push(e),
+    tools: given,
+    onStep: (e) => {
+      model.onStep(e);
+      events.push(e);
+    },
   });
-  const tools = events.flatMap((e) => (e.type === "tool" ? [{ name: e.name, input: e.input }] : []));
-  const steps = events.flatMap((e) => (e.type === "tool" ? [e.step] : []));
+  const tools = events.flatMap((e) => (e.type === "tool_result" ? [{ name: e.name, input: e.input }] : []));
+  const steps = events.flatMap((e) => (e.type === "tool_result" ? [e.step] : []));
   return { result, tools, steps, history };
 }
 
@@ -108,6 +116,32 @@ describe("offline teaching model", () => {
     const capped = await ask("where is handle defined?", makeTree(many));
     expect(capped.tools[1]).toEqual({ name: "grep", input: { pattern: topLevelPattern("handle"), include: "*.py" } });
     expect(capped.result.text).toContain("(grep stopped at its cap, so there may be definitions it did not show.)");
+  });
+
+  it("reads the tools' facts, not their footers: reworded footers leave its moves as they were", async () => {
+    // Every footer said in other words: "(showing the first 100 lines; more matches exist …)" and "No files match".
+    const reworded = scoutTools.map(
+      (tool): Tool => ({
+        ...tool,
+        run: async (args, context) => {
+          const result = await tool.run(args, context);
+          const content = result.content
+            .replace(/^\(showing the first (\d+) lines; more matches exist.*\)$/m, "($1 lines shown; there are others)")
+            .replace(/^No files match/, "Nothing matches");
+          return { ...result, content };
+        },
+      }),
+    );
+    const many = Object.fromEntries(
+      Array.from({ length: 110 }, (_, i) => [`m${i}.py`, { content: "def handle():\n    pass\n", mtime: 1_000 + i }]),
+    );
+    const root = makeTree(many);
+    const plain = await ask("where is handle defined?", root);
+    const said = await ask("where is handle defined?", root, reworded);
+    expect(said.tools).toEqual(plain.tools);
+    expect(said.tools[1]).toEqual({ name: "grep", input: { pattern: topLevelPattern("handle"), include: "*.py" } });
+    const none = await ask("which test files are there?", makeTree({ "a.py": "x = 1\n" }), reworded);
+    expect(none.result.text).toMatch(/^No test files: nothing here is in a test folder/);
   });
 
   it("reads two definitions in one message (parallel tool calls) when two files define the name alike", async () => {

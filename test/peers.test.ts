@@ -5,8 +5,8 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_ENTRIES_READ } from "../src/tools/similar-paths.js";
-import { SMART_CASE } from "../src/tools/tool.js";
+import { SMART_CASE } from "../src/core/tool.js";
+import { MAX_ENTRIES_READ } from "../src/guards/similar-paths.js";
 import { CLI, call, makeTree } from "./helpers.js";
 
 const PROTECTED_NOW = [
@@ -114,7 +114,7 @@ describe("also found: one case rule for grep and glob, and a budget note that na
     expect((await call(root, "grep", { pattern: "todo" })).content).toBe("Notes.TXT:1:TODO one\nNotes.TXT:2:todo two");
     expect((await call(root, "grep", { pattern: "TODO" })).content).toBe("Notes.TXT:1:TODO one");
     expect((await call(root, "glob", { pattern: "*.txt" })).content).toBe("Notes.TXT");
-    const { tools } = await import("../src/tools/index.js");
+    const { tools } = await import("../src/core/scout.js");
     for (const name of ["grep", "glob"])
       expect(tools.find((tool) => tool.name === name)?.description).toContain(SMART_CASE);
   });
@@ -345,7 +345,7 @@ describe("cause 7: read_file reads the window asked for in a text file of any si
     const mib = Buffer.from("y\n".repeat(512 * 1024));
     for (let i = 0; i < 70; i++) fs.appendFileSync(huge, mib);
     expect((await call(root, "read_file", { path: "huge.log", limit: 2 })).content).toMatch(
-      /^1\ty\n2\ty\n\(lines 1-2 of at least [\d]+, counted in the first 64\.0 MiB of 70\.0 MiB; call read_file with offset=3 to continue\)$/,
+      /^1\ty\n2\ty\n\(lines 1-2 of at least [\d]+, counted in the first 64 MiB of 70 MiB; call read_file with offset=3 to continue\)$/,
     );
   });
 });

@@ -3,8 +3,8 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_LINE_CHARS } from "../src/tools/read_file.js";
-import { MAX_RESULT_LINES } from "../src/tools/tool.js";
+import { MAX_LINE_CHARS } from "../src/guards/line-window.js";
+import { MAX_RESULT_LINES } from "../src/core/tool.js";
 import { call, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -21,6 +21,7 @@ describe("read_file: the window", () => {
       content: "1\talpha\n2\tbeta\n3\tgamma\n(lines 1-3 of 3)",
       isError: false,
       summary: "lines 1-3 of 3",
+      facts: { total: 3, capped: false },
     });
   });
 
@@ -94,6 +95,7 @@ describe("read_file: line endings and encodings", () => {
       content: "(empty.txt is empty: 0 lines)",
       isError: false,
       summary: "empty file",
+      facts: { total: 0 },
     });
   });
 

@@ -1,6 +1,6 @@
 // The scripted model: replies in order, copies of the requests, text streamed, and a clear end.
 import { describe, expect, it } from "vitest";
-import type { ModelRequest } from "../src/agent.js";
+import type { ModelRequest } from "../src/core/loop.js";
 import { SCRIPTED_USAGE, scriptedModel, text, toolUse } from "../src/models/scripted.js";
 
 const request = (question: string): ModelRequest => ({

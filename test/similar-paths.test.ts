@@ -1,7 +1,7 @@
 // read_file's "did you mean": the same name elsewhere, another extension, and near spellings,
 // never a protected or hidden file, on a real tree.
 import { describe, expect, it } from "vitest";
-import { editDistance } from "../src/tools/similar-paths.js";
+import { editDistance } from "../src/guards/similar-paths.js";
 import { call, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();

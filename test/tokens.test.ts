@@ -1,10 +1,12 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_PROMPT } from "../src/prompt.js";
-import { estimateCounter, estimateTokens, formatCount, type Counter } from "../src/tokens/count.js";
+import { SYSTEM_PROMPT } from "../src/core/scout.js";
+import { estimateCounter, estimateTokens, type Counter } from "../src/tokens/count.js";
+import { formatCount } from "../src/guards/format.js";
 import { FIXED_QUESTION, measureSchemaCosts, type SchemaCosts } from "../src/tokens/schema-costs.js";
 import { SessionUsage } from "../src/tokens/session-usage.js";
-import { toolSchemas, tools } from "../src/tools/index.js";
+import { tools } from "../src/core/scout.js";
+import { toolSchemas } from "../src/core/tool.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { BUILDS, type Build } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
@@ -45,7 +47,7 @@ describe("measureSchemaCosts", () => {
     expect(haiku.hiddenPrompt).toBe(496);
     expect(opus.hiddenPrompt).toBe(675);
     expect(unknown.hiddenPrompt).toBeUndefined();
-    const readFile = estimateTokens(JSON.stringify(toolSchemas()[0]));
+    const readFile = estimateTokens(JSON.stringify(toolSchemas(tools)[0]));
     expect(haiku.tools[0]).toEqual({
       name: "read_file",
       cumulative: haiku.baseline + 496 + readFile,
@@ -134,10 +136,10 @@ describe("SessionUsage", () => {
   it("tallies turns and, per tool, calls and estimated result tokens", () => {
     const usage = new SessionUsage();
     const result = { content: "a.ts:1:hello", isError: false };
-    usage.record({ type: "tool", step: 1, name: "grep", input: {}, result, ms: 1 });
-    usage.record({ type: "tool", step: 2, name: "grep", input: {}, result, ms: 1 });
+    usage.record({ type: "tool_result", step: 1, id: "t1", name: "grep", input: {}, result, ms: 1 });
+    usage.record({ type: "tool_result", step: 2, id: "t2", name: "grep", input: {}, result, ms: 1 });
     usage.record({
-      type: "turn",
+      type: "turn_end",
       result: {
         text: "",
         stopReason: "end_turn",
@@ -294,7 +296,7 @@ describe("the tokenizer built on another thread (the REPL's first answer does no
       "hello world",
       SYSTEM_PROMPT,
       "naïve café ﬁ 🙂 \u0000 tabs\tand\nlines",
-      JSON.stringify(toolSchemas()),
+      JSON.stringify(toolSchemas(tools)),
     ];
     const script = (warm: boolean) =>
       `const m = await import(${JSON.stringify(`${REPO_ROOT}/dist/tokens/count.js`)});` +

@@ -1,9 +1,11 @@
 // The tool-design knobs (cap, descriptions, line numbers, sort) change what the tools send and return.
 import { describe, expect, it } from "vitest";
-import { makeTools, runTool, toolSchemas, tools } from "../src/tools/index.js";
-import { DEFAULT_DESIGN, type ToolDesign } from "../src/tools/tool.js";
+import { tools } from "../src/core/scout.js";
+import { makeTools } from "../src/lab/designs.js";
+import { runTool, toolSchemas } from "../src/core/tool.js";
+import { DEFAULT_DESIGN, type ToolDesign } from "../src/lab/designs.js";
 import { estimateTokens } from "../src/tokens/count.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { Workspace } from "../src/core/workspace.js";
 import { makeTree } from "./helpers.js";
 
 /** Five files, newest first: e.txt (5,000 s) … a.txt (1,000 s), so mtime order is the reverse of path order. */

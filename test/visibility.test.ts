@@ -2,15 +2,17 @@
 // The invariant: glob "**/*", grep with a pattern every file matches, and a
 // recursive list_files walk return the same set of files, on a tree with
 // ignored, hidden, protected and symlinked entries, and a FIFO.
+import { tools } from "../src/core/scout.js";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { describe, expect, it } from "vitest";
-import { runTool } from "../src/tools/index.js";
-import { MAX_GLOBSTARS_PER_RULE } from "../src/workspace/ignore-rules.js";
-import { DENIED_GLOBS, rgSkipsName } from "../src/workspace/protected.js";
-import { Workspace } from "../src/workspace/workspace.js";
+import { runTool } from "../src/core/tool.js";
+import { MAX_GLOBSTARS_PER_RULE } from "../src/guards/ignore-rules.js";
+import { rgWouldReadSkipped } from "../src/guards/rg-ignore-walk.js";
+import { DENIED_GLOBS, rgSkipsName } from "../src/guards/protected.js";
+import { Workspace } from "../src/core/workspace.js";
 import { call, makeTree } from "./helpers.js";
 
 const base = makeTree({
@@ -164,9 +166,11 @@ describe("newest first", () => {
     }
     const workspace = new Workspace(dir);
     // b.txt is newer; as mtimeMs floats (about 0.24 µs apart at today's dates) the two would tie, and a.txt come first by name.
-    expect((await runTool("glob", { pattern: "*" }, { workspace })).content).toBe("b.txt\na.txt");
-    expect((await runTool("list_files", {}, { workspace })).content).toBe("b.txt\na.txt");
-    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe("b.txt:1:MARK\na.txt:1:MARK");
+    expect((await runTool("glob", { pattern: "*" }, { workspace }, tools)).content).toBe("b.txt\na.txt");
+    expect((await runTool("list_files", {}, { workspace }, tools)).content).toBe("b.txt\na.txt");
+    expect((await runTool("grep", { pattern: "MARK" }, { workspace }, tools)).content).toBe(
+      "b.txt:1:MARK\na.txt:1:MARK",
+    );
   });
 });
 
@@ -178,9 +182,9 @@ describe("ignore rules", () => {
     fs.writeFileSync(path.join(dir, "b.txt"), "MARK\n");
     const workspace = new Workspace(dir); // one session's workspace, as the REPL keeps it
     const seen = async () => [
-      (await runTool("glob", { pattern: "*.{log,txt}" }, { workspace })).content,
-      (await runTool("grep", { pattern: "MARK" }, { workspace })).content,
-      (await runTool("list_files", {}, { workspace })).content
+      (await runTool("glob", { pattern: "*.{log,txt}" }, { workspace }, tools)).content,
+      (await runTool("grep", { pattern: "MARK" }, { workspace }, tools)).content,
+      (await runTool("list_files", {}, { workspace }, tools)).content
         .split("\n")
         .filter((line) => line !== ".gitignore")
         .sort()
@@ -201,8 +205,8 @@ describe("ignore rules", () => {
     const workspace = new Workspace(dir);
     // The second line has more than MAX_GLOBSTARS_PER_RULE globstars: Scout skips it, rg applies it.
     expect(MAX_GLOBSTARS_PER_RULE).toBeLessThan(3);
-    expect((await runTool("glob", { pattern: "**/*.txt" }, { workspace })).content).toBe(deep);
-    expect((await runTool("grep", { pattern: "MARK" }, { workspace })).content).toBe(
+    expect((await runTool("glob", { pattern: "**/*.txt" }, { workspace }, tools)).content).toBe(deep);
+    expect((await runTool("grep", { pattern: "MARK" }, { workspace }, tools)).content).toBe(
       "No matches for /MARK/ in the workspace.",
     );
   });
@@ -221,7 +225,7 @@ describe("ignore rules", () => {
     fs.symlinkSync("src", path.join(dir, "lnk"));
     fs.symlinkSync("build", path.join(dir, "out"));
     const workspace = new Workspace(dir);
-    const run = async (name: string, input: object) => (await runTool(name, input, { workspace })).content;
+    const run = async (name: string, input: object) => (await runTool(name, input, { workspace }, tools)).content;
     expect(await run("list_files", { path: "lnk" })).toBe("main.c\n(1 entry hidden by ignore rules or protection)");
     expect(await run("glob", { pattern: "*", path: "lnk" })).toBe("src/main.c");
     expect(await run("grep", { pattern: "MARK", path: "lnk" })).toBe("src/main.c:1:MARK");
@@ -372,7 +376,7 @@ describe("ignore files Scout does not read are read by no tool, rg included: one
   it("the walk that looks for them stops at Ctrl-C or the deadline, and then rg reads none", async () => {
     const dir = makeTree({ "a/b/c.txt": "MARK\n", "a/.gitignore": "*.log\n" });
     const walk = (stop: { signal?: AbortSignal; deadline: number }) =>
-      new Workspace(dir).rgWouldReadSkippedIgnoreFile(".", stop);
+      rgWouldReadSkipped(new Workspace(dir).ignoreRules, fs.realpathSync(dir), "", stop);
     expect(await walk({ deadline: Number.POSITIVE_INFINITY })).toBe(false);
     expect(await walk({ signal: AbortSignal.abort(), deadline: Number.POSITIVE_INFINITY })).toBe(true);
     expect(await walk({ deadline: Date.now() - 1 })).toBe(true);

@@ -2,7 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { estimateTokens, formatCount } from "../src/tokens/count.js";
+import { estimateTokens } from "../src/tokens/count.js";
+import { formatCount } from "../src/guards/format.js";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { runTool } from "../../src/tools/index.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { runTool } from "../../src/core/tool.js";
+import type { Tool, ToolResult } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 import { type Case, withTree } from "./case.js";
 
 /** Asked before a change is written, with the diff the result will show: true writes it (step-through mode's "y"). */

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { runTool } from "../../src/tools/index.js";
-import { MAX_RESULT_LINES, type Tool } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { runTool } from "../../src/core/tool.js";
+import { MAX_RESULT_LINES, type Tool } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 import { type Case, setMtime, type TreeFile, withTree } from "./case.js";
 
 /** Lists `input` with the tool under test in a fresh tree of `files`; `prepare` may change the tree first. */

@@ -1,23 +1,14 @@
-// The loop's tests, in one place: test/agent.test.ts runs them against src/agent.ts, and
+// The loop's tests, in one place: test/agent.test.ts runs them against src/core/loop.ts, and
 // `npm run check -- loop` runs them against a learner's lessons/build/loop.ts.
 //
 // Each drives the loop with a scripted model, so it can assert the exact
 // history the model saw on each call.
 import assert from "node:assert/strict";
-import {
-  type Decision,
-  type MessageParam,
-  type runTurn,
-  type StepEvent,
-  type TurnOptions,
-  TurnQuit,
-  type Verdict,
-} from "../../src/agent.js";
+import type { MessageParam, runTurn, StepEvent, TurnOptions } from "../../src/core/loop.js";
 import { type ScriptedReply as Reply, scriptedModel, text, toolUse as use } from "../../src/models/scripted.js";
-import { SYSTEM_PROMPT } from "../../src/prompt.js";
-import { tools } from "../../src/tools/index.js";
-import { ok, type Tool } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { SYSTEM_PROMPT, tools } from "../../src/core/scout.js";
+import { ok, type Tool } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 import { type Case, withTree } from "./case.js";
 
 /** The loop being tested: runTurn, or a learner's function with the same signature. */
@@ -316,7 +307,7 @@ export const loopCases: Case<RunTurn>[] = [
           const turn = run("q", controller.signal);
           setTimeout(() => controller.abort(), 100);
           await assert.rejects(turn);
-          assert.equal(events.filter((e) => e.type === "tool").length, 1, "tools run after the cancel");
+          assert.equal(events.filter((e) => e.type === "tool_result").length, 1, "tools run after the cancel");
           assert.deepEqual(history, []);
         },
         { tools: [slow] },
@@ -324,56 +315,8 @@ export const loopCases: Case<RunTurn>[] = [
     },
   },
   {
-    name: "asks pause before each model call and each tool call (step-through): skip tells the model, quit rolls back",
-    hint: 'Before each model call, call options.pause?.({ type: "model", step, messages: history.length, inputTokensSoFar }); before each tool, pause?.({ type: "tool", step, name, input }). "skip": send SKIPPED (from src/agent.ts) as its result, with skipped: true in the tool event; "quit": throw new TurnQuit(), which the rollback catches.',
-    run: async (runTurn) => {
-      const decisions: Decision[] = [];
-      const verdicts: Verdict[] = ["run", "skip", "run"];
-      const pause = (decision: Decision) => {
-        decisions.push(decision);
-        return verdicts.shift() ?? "run";
-      };
-      const replies: Reply[] = [
-        { content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" },
-        { content: [text("skipped")], stop_reason: "end_turn" },
-      ];
-      await session(
-        runTurn,
-        replies,
-        async ({ run, requests, events }) => {
-          assert.equal((await run("q")).text, "skipped");
-          assert.deepEqual(decisions, [
-            { type: "model", step: 1, messages: 1, inputTokensSoFar: 0 },
-            { type: "tool", step: 1, name: "grep", input: { pattern: "main" } },
-            { type: "model", step: 2, messages: 3, inputTokensSoFar: 10 },
-          ]);
-          assert.deepEqual(requests[1].messages[2].content, [
-            {
-              type: "tool_result",
-              tool_use_id: "t1",
-              content: "Not run: skipped by the user (step-through mode).",
-              is_error: true,
-            },
-          ]);
-          const tool = events.find((e) => e.type === "tool");
-          assert.ok(tool?.type === "tool" && tool.skipped === true, "the tool event says skipped: true");
-        },
-        { pause },
-      );
-      await session(
-        runTurn,
-        [{ content: [use("t1", "grep", { pattern: "main" })], stop_reason: "tool_use" }],
-        async ({ run, history }) => {
-          await assert.rejects(run("q"), TurnQuit, "quit: the turn throws new TurnQuit()");
-          assert.deepEqual(history, [], "quit leaves the history as it was before the turn");
-        },
-        { pause: (decision) => (decision.type === "tool" ? "quit" : "run") },
-      );
-    },
-  },
-  {
     name: "reports every step as an event, ending with the turn",
-    hint: 'Call onStep with { type: "model_start", request } before each model call and { type: "model", …, content } after it, { type: "tool_start" } before each tool and { type: "tool", … } after it, and { type: "turn", result } at the end.',
+    hint: 'Call onStep with { type: "model_request", step, request } before each model call and { type: "model_response", …, content } after it, { type: "tool_call", step, id, name, input } before each tool and { type: "tool_result", …, result, ms } after it, and { type: "turn_end", result } at the end.',
     run: (runTurn) =>
       session(
         runTurn,
@@ -385,18 +328,27 @@ export const loopCases: Case<RunTurn>[] = [
           await run("q");
           assert.deepEqual(
             events.map((e) => e.type),
-            ["model_start", "model", "tool_start", "tool", "model_start", "model", "turn"],
+            [
+              "model_request",
+              "model_response",
+              "tool_call",
+              "tool_result",
+              "model_request",
+              "model_response",
+              "turn_end",
+            ],
           );
           const model = events[1];
-          assert.ok(model.type === "model");
+          assert.ok(model.type === "model_response");
           assert.deepEqual(model.content, [use("t1", "grep", { pattern: "main" })]);
           const tool = events[3];
-          assert.ok(tool.type === "tool");
+          assert.ok(tool.type === "tool_result");
+          assert.equal(tool.id, "t1");
           assert.equal(tool.step, 1);
           assert.equal(tool.name, "grep");
           assert.deepEqual(tool.input, { pattern: "main" });
           const turn = events[6];
-          assert.ok(turn.type === "turn");
+          assert.ok(turn.type === "turn_end");
           assert.deepEqual(turn.result.toolCalls, ["grep"]);
           assert.equal(turn.result.usage.input_tokens, 20);
           assert.equal(turn.result.usage.output_tokens, 10);

@@ -1,11 +1,11 @@
 // A model adapter's tests, in one place: test/exercises.test.ts runs them against Scout's
-// own (src/models/claude.ts, through the SDK), and `npm run check -- model` against a
+// own (src/core/claude.ts, through the SDK), and `npm run check -- model` against a
 // learner's lessons/build/model.ts, which speaks the Messages API with plain fetch.
 //
 // Every case talks to lessons/cases/api-server.ts, a stand-in for the Messages API on
 // 127.0.0.1, so no key and no network are needed.
 import assert from "node:assert/strict";
-import type { Model, ModelRequest } from "../../src/agent.js";
+import type { Model, ModelRequest } from "../../src/core/loop.js";
 import { apiError, hang, reply, type ApiServer, text, toolUse } from "./api-server.js";
 import type { Case } from "./case.js";
 

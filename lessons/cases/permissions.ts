@@ -5,11 +5,12 @@
 // cases are the rule's specification. They run tools as the loop does,
 // through runTool and runTurn, on real folders.
 import assert from "node:assert/strict";
-import { runTurn } from "../../src/agent.js";
+import { runTurn } from "../../src/core/loop.js";
 import { scriptedModel, text, toolUse } from "../../src/models/scripted.js";
-import { runTool, toolSchemas, tools } from "../../src/tools/index.js";
-import { ok, type Tool } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { tools } from "../../src/core/scout.js";
+import { runTool, toolSchemas } from "../../src/core/tool.js";
+import { ok, type Tool } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 import { type Case, withTree } from "./case.js";
 
 /** What a learner's module exports, as denyTools: the tool set, with every call to a denied name refused. */
@@ -45,7 +46,7 @@ function countingTool(): Tool & { runs: number } {
 export const permissionCases: Case<DenyTools>[] = [
   {
     name: "a denied tool's call comes back as an error result that names the tool and the rule",
-    hint: 'Give a denied tool a run that returns fail(…) from src/tools/tool.ts (isError: true), saying which tool and that a permission rule denies it: "grep is denied by a permission rule".',
+    hint: 'Give a denied tool a run that returns fail(…) from src/core/tool.ts (isError: true), saying which tool and that a permission rule denies it: "grep is denied by a permission rule".',
     run: async (denyTools) => {
       const result = await call(denyTools(tools, ["grep"]), "grep", { pattern: "main" });
       assert.equal(result.isError, true, `grep ran: ${result.content}`);

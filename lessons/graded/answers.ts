@@ -19,7 +19,7 @@ export interface Question {
 }
 
 // A learner's regular expression is stopped after REGEX_TIMEOUT_MS: one that backtracks can run for hours.
-export { REGEX_TIMEOUT_MS, stoppable } from "../../src/regex-deadline.js";
+export { REGEX_TIMEOUT_MS, stoppable } from "../../src/guards/regex-deadline.js";
 /** A judge slower than this fails: a truth that hangs must not hang the check. */
 export const JUDGE_TIMEOUT_MS = 20_000;
 /** An answer longer than this is not read: every answer here fits on one line. */

@@ -1,7 +1,7 @@
 // Lesson 1's graded questions: the history a turn leaves, the step cap, and when the loop runs tools.
-import { runTurn } from "../../src/agent.js";
+import { runTurn } from "../../src/core/loop.js";
 import { scriptedModel } from "../../src/models/scripted.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { Workspace } from "../../src/core/workspace.js";
 import { isList, isNumber, isText, type Question } from "./answers.js";
 import { ask, SAMPLE_PROJECT } from "./live.js";
 
@@ -24,7 +24,7 @@ export const lesson01: Question[] = [
   {
     n: 3,
     ask: 'a model replies with stop_reason "tool_use" but no tool_use block: what stopReason does runTurn report for the turn?',
-    hint: "Read steps 2 and 3 of runTurn in src/agent.ts: when does it run tools, and what does it report otherwise?",
+    hint: "Read steps 2 and 3 of runTurn in src/core/loop.ts: when does it run tools, and what does it report otherwise?",
     judge: isText(async () => {
       const model = scriptedModel([{ content: [{ type: "text", text: "I will look." }], stop_reason: "tool_use" }]);
       return (await runTurn("hi", [], { model, workspace: new Workspace(SAMPLE_PROJECT) })).stopReason;

@@ -55,7 +55,7 @@ export const lesson04: Question[] = [
     ask: `which of these glob patterns are refused with an error (not just "no files")? ${Object.entries(PATTERNS)
       .map(([letter, pattern]) => `${letter}) ${pattern}`)
       .join("  ")}; write the letters`,
-    hint: "Try each with npx scout tool glob. checkPattern in src/tools/patterns.ts refuses some before any search; a pattern that finds nothing is not an error.",
+    hint: "Try each with npx scout tool glob. checkPattern in src/guards/patterns.ts refuses some before any search; a pattern that finds nothing is not an error.",
     judge: isList(async () => {
       const refused: string[] = [];
       for (const [letter, pattern] of Object.entries(PATTERNS))

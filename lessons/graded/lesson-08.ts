@@ -53,7 +53,7 @@ export const lesson08: Question[] = [
     ask: `in a scratch folder holding them, which paths does read_file refuse as protected? ${Object.entries(PATHS)
       .map(([letter, rel]) => `${letter}) ${rel}`)
       .join("  ")} (settings is a symlink to .env); write the letters`,
-    hint: "Make the folder (ln -s .env settings) and try each with npx scout tool read_file --cwd. DENIED_GLOBS and isDenied in src/workspace/protected.ts; resolveInWorkspace checks the name given and the real one.",
+    hint: "Make the folder (ln -s .env settings) and try each with npx scout tool read_file --cwd. DENIED_GLOBS and isDenied in src/guards/protected.ts; resolveInWorkspace checks the name given and the real one.",
     judge: isList(() =>
       inScratch(async (root) => {
         secretsFolder(root);

@@ -1,10 +1,11 @@
 // Lesson 9's graded questions: the most expensive schema and why, the fixed cost of any tool, the hidden prompt.
-import { DEFAULT_MODEL } from "../../src/models/claude.js";
-import { SYSTEM_PROMPT } from "../../src/prompt.js";
+import { tools } from "../../src/core/scout.js";
+import { DEFAULT_MODEL } from "../../src/core/claude.js";
+import { SYSTEM_PROMPT } from "../../src/core/scout.js";
 import { scaledEstimateCounter, toolPromptTokens } from "../../src/tokens/model-sizes.js";
 import { FIXED_QUESTION, measureSchemaCosts } from "../../src/tokens/schema-costs.js";
-import { toolSchemas } from "../../src/tools/index.js";
-import { BUDGET_NOTE } from "../../src/tools/tool.js";
+import { toolSchemas } from "../../src/core/tool.js";
+import { BUDGET_NOTE } from "../../src/guards/result-budget.js";
 import { isList, isNumber, type Question } from "./answers.js";
 
 /** What one request costs offline (estimated, as that model's tokenizer counts) on `scout tokens`'s default model. */
@@ -30,15 +31,15 @@ export const lesson09: Question[] = [
   },
   {
     n: 2,
-    ask: 'add a fifth tool to makeTools in src/tools/index.ts: name "noop", description "Does nothing.", no arguments. Its marginal cost in `npx scout tokens`? (then remove it)',
-    hint: 'Its schema is {type: "object", properties: {}, required: [], additionalProperties: false}; makeTools adds the budget sentence to every description. Rebuild (npm run build) before scout tokens.',
+    ask: 'add a fifth tool to the tools list in src/core/scout.ts: name "noop", description "Does nothing.", no arguments. Its marginal cost in `npx scout tokens`? (then remove it)',
+    hint: 'Its schema is {type: "object", properties: {}, required: [], additionalProperties: false}; the list adds the budget sentence to every description. Rebuild (npm run build) before scout tokens.',
     judge: async (answer) => {
       const noop = {
         name: "noop",
         description: `Does nothing. ${BUDGET_NOTE}`,
         input_schema: { type: "object" as const, properties: {}, required: [], additionalProperties: false as const },
       };
-      const marginal = (await requestCost([...toolSchemas(), noop])) - (await requestCost(toolSchemas()));
+      const marginal = (await requestCost([...toolSchemas(tools), noop])) - (await requestCost(toolSchemas(tools)));
       const written = Number(/\d+/.exec(answer)?.[0]);
       // Key order in a hand-written schema can move the estimate by a token or two.
       return Math.abs(written - marginal) <= 2 ? null : `"${answer}" is not it`;

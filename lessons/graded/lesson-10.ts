@@ -1,8 +1,8 @@
 // Lesson 10's graded questions: how a design knob meets the policy (cap=10, line-numbers=off), and which expected locations move with the code.
 import fs from "node:fs";
 import path from "node:path";
-import { makeTools } from "../../src/tools/index.js";
-import { DEFAULT_DESIGN, type ToolDesign } from "../../src/tools/tool.js";
+import { makeTools } from "../../src/lab/designs.js";
+import { DEFAULT_DESIGN, type ToolDesign } from "../../src/lab/designs.js";
 import { isText, type Question } from "./answers.js";
 import { ask, firstCitation, inSampleCopy } from "./live.js";
 

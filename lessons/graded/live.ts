@@ -8,11 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type MessageParam, runTurn, type TurnResult } from "../../src/agent.js";
+import { type MessageParam, runTurn, type TurnResult } from "../../src/core/loop.js";
 import { offlineModel } from "../../src/models/offline.js";
-import { runTool, tools as scoutTools } from "../../src/tools/index.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import { tools as scoutTools } from "../../src/core/scout.js";
+import { runTool } from "../../src/core/tool.js";
+import type { Tool, ToolResult } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 
 /** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
 export const REPO_ROOT = (() => {
@@ -40,13 +41,15 @@ export async function ask(
 ): Promise<Turn> {
   const history = options.history ?? [];
   const calls: Turn["calls"] = [];
+  const model = offlineModel();
   const result = await runTurn(question, history, {
-    model: offlineModel(),
+    model,
     workspace: new Workspace(options.root ?? SAMPLE_PROJECT),
     maxSteps: options.maxSteps,
     tools: options.tools,
     onStep: (event) => {
-      if (event.type === "tool") calls.push({ name: event.name, input: event.input, result: event.result });
+      model.onStep(event); // it reads the tools' facts, as in the REPL
+      if (event.type === "tool_result") calls.push({ name: event.name, input: event.input, result: event.result });
     },
   });
   return { result, history, calls };

@@ -4,15 +4,14 @@
 import assert from "node:assert/strict";
 import type { Case } from "../cases/case.js";
 import { withTree } from "../cases/case.js";
-import type { MakeOutline } from "../cases/outline.js";
-import { runTool } from "../../src/tools/index.js";
-import { Workspace } from "../../src/workspace/workspace.js";
+import type { Outline } from "../cases/outline.js";
+import { runTool } from "../../src/core/tool.js";
+import { Workspace } from "../../src/core/workspace.js";
 
-export const firstCase: Case<MakeOutline> = {
+export const firstCase: Case<Outline> = {
   name: "outline shows a Python file's one definition, with its line number, and nothing else",
   hint: "One line per definition, LINE: TEXT, as lessons/cases/outline.ts describes.",
-  run: async (makeOutline) => {
-    const tool = makeOutline();
+  run: async (tool) => {
     const result = await withTree({ "app.py": "import os\n\ndef main():\n    return 1\n" }, (root) =>
       runTool(tool.name, { path: "app.py" }, { workspace: new Workspace(root) }, [tool]),
     );

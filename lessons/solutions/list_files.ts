@@ -1,12 +1,12 @@
 // One solution to lessons/build/list_files.ts (lesson 7): list_files in about fifty lines.
 //
-// Scout's own src/tools/list_files.ts does more (nanosecond mtimes, symlinks
+// Scout's own src/core/list_files.ts does more (nanosecond mtimes, symlinks
 // marked "@", FIFOs counted, designs for `scout lab`); npm test checks that
 // this simpler one passes the same core cases.
 import fs from "node:fs";
 import path from "node:path";
-import { resolveSearchRoot } from "../../src/tools/search-path.js";
-import { fail, MAX_RESULT_LINES, ok, type Tool } from "../../src/tools/tool.js";
+import { resolveSearchRoot } from "../../src/guards/search-path.js";
+import { fail, MAX_RESULT_LINES, ok, type Tool } from "../../src/core/tool.js";
 
 export const listFiles: Tool<{ path?: string }> = {
   name: "list_files",

@@ -1,15 +1,15 @@
 // One solution to lessons/build/loop.ts (lesson 2): the whole loop, in the order the cases ask for it.
 //
-// Compare it with runTurn in src/agent.ts: the same steps, without the comments
+// Compare it with runTurn in src/core/loop.ts: the same steps, without the comments
 // that explain Scout's choices. npm test checks that it passes every case.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlock, MessageParam, TurnOptions, TurnResult, Usage } from "../../src/agent.js";
-import { DEFAULT_MAX_STEPS, SKIPPED, TurnQuit } from "../../src/agent.js";
-import { SYSTEM_PROMPT } from "../../src/prompt.js";
-import { runTool, toolSchemas, tools as scoutTools } from "../../src/tools/index.js";
+import type { ContentBlock, MessageParam, TurnOptions, TurnResult, Usage } from "../../src/core/loop.js";
+import { DEFAULT_MAX_STEPS } from "../../src/core/loop.js";
+import { SYSTEM_PROMPT, tools as scoutTools } from "../../src/core/scout.js";
+import { runTool, toolSchemas } from "../../src/core/tool.js";
 
 export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
-  const { model, workspace, tools = scoutTools, maxSteps = DEFAULT_MAX_STEPS, signal, onText, pause } = options;
+  const { model, workspace, tools = scoutTools, maxSteps = DEFAULT_MAX_STEPS, signal, onText } = options;
   const onStep = options.onStep ?? (() => {});
   const turnStart = history.length;
   const turn: TurnResult = {
@@ -30,26 +30,19 @@ export async function runTurn(question: string, history: MessageParam[], options
         break;
       }
       const step = ++turn.modelCalls;
-      const decision = {
-        type: "model",
-        step,
-        messages: history.length,
-        inputTokensSoFar: turn.usage.input_tokens,
-      } as const;
-      if (pause?.(decision) === "quit") throw new TurnQuit();
-      const started = Date.now();
       const request = { system: SYSTEM_PROMPT, tools: toolSchemas(tools), messages: history };
-      onStep({ type: "model_start", step, request: { ...request, messages: [...history] } });
+      onStep({ type: "model_request", step, request: { ...request, messages: [...history] } });
+      const started = Date.now();
       const response = await model.createMessage(request, { signal, onText });
       for (const key of Object.keys(turn.usage) as (keyof Usage)[]) turn.usage[key] += response.usage[key] ?? 0;
       onStep({
-        type: "model",
+        type: "model_response",
         step,
         model: response.model,
         stopReason: response.stop_reason,
         usage: response.usage,
         ms: Date.now() - started,
-        request: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
+        sent: { messages: history.length, tools: request.tools.map((tool) => tool.name) },
         content: response.content,
       });
 
@@ -67,14 +60,11 @@ export async function runTurn(question: string, history: MessageParam[], options
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const call of calls) {
         signal?.throwIfAborted();
-        const verdict = pause?.({ type: "tool", step, name: call.name, input: call.input }) ?? "run";
-        if (verdict === "quit") throw new TurnQuit();
-        onStep({ type: "tool_start", step, name: call.name });
+        const { id, name, input } = call;
+        onStep({ type: "tool_call", step, id, name, input });
         const toolStarted = Date.now();
-        const skipped = verdict === "skip";
-        const result = skipped ? SKIPPED : await runTool(call.name, call.input, { workspace, signal }, tools);
-        const ms = Date.now() - toolStarted;
-        onStep({ type: "tool", step, name: call.name, input: call.input, result, ms, skipped });
+        const result = await runTool(name, input, { workspace, signal }, tools);
+        onStep({ type: "tool_result", step, id, name, input, result, ms: Date.now() - toolStarted });
         turn.toolCalls.push(call.name);
         results.push({ type: "tool_result", tool_use_id: call.id, content: result.content, is_error: result.isError });
       }
@@ -85,6 +75,6 @@ export async function runTurn(question: string, history: MessageParam[], options
     history.length = turnStart;
     throw error;
   }
-  onStep({ type: "turn", result: turn });
+  onStep({ type: "turn_end", result: turn });
   return turn;
 }

@@ -3,7 +3,7 @@
 // What it leaves out, and Scout's SDK-based adapter has: streaming (text
 // appears as it is written), retries with backoff on 429, 529 and 5xx, and
 // typed errors. npm test checks that it passes the same cases.
-import type { Model, ModelResponse } from "../../src/agent.js";
+import type { Model, ModelResponse } from "../../src/core/loop.js";
 
 /** The API version this adapter speaks; the API requires it on every request. */
 const ANTHROPIC_VERSION = "2023-06-01";

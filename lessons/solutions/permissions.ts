@@ -1,7 +1,7 @@
 // One solution to lesson 12's permission rule: a denied tool keeps its schema, and its run refuses.
 //
 // Check it with: npm run check -- permissions lessons/solutions/permissions.ts
-import { fail, type Tool } from "../../src/tools/tool.js";
+import { fail, type Tool } from "../../src/core/tool.js";
 
 export function denyTools(toolSet: Tool[], denied: readonly string[]): Tool[] {
   return toolSet.map((tool) =>

@@ -6,13 +6,13 @@
 // where it must PASS. Write it as the cases in lessons/cases/outline.ts are
 // written. Stuck? lessons/solutions/first-case.ts is one answer.
 import type { Case } from "../cases/case.js";
-import type { MakeOutline } from "../cases/outline.js";
+import type { Outline } from "../cases/outline.js";
 
-export const firstCase: Case<MakeOutline> = {
+export const firstCase: Case<Outline> = {
   name: "TODO",
   hint: "TODO",
-  run: async (makeOutline) => {
-    // TODO: make the tool, run it on a real file in a real folder, and assert on what it shows.
-    void makeOutline;
+  run: async (tool) => {
+    // TODO: run the tool on a real file in a real folder, and assert on what it shows.
+    void tool;
   },
 };

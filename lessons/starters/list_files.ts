@@ -2,13 +2,13 @@
 //
 // A tool is plain data (name, description, input_schema) plus one function,
 // run, that returns { content, isError } and never throws. The cases
-// (lessons/cases/list_files.ts) are the ones Scout's own src/tools/list_files.ts
+// (lessons/cases/list_files.ts) are the ones Scout's own src/core/list_files.ts
 // passes. As shipped this lists names in whatever order the disk gives them,
 // hides nothing and checks nothing. Stuck? `npm run check -- list_files`
 // prints a hint under each FAIL, and lessons/solutions/list_files.ts is one answer.
 import fs from "node:fs";
-import { resolveSearchRoot } from "../../src/tools/search-path.js";
-import { ok, type Tool } from "../../src/tools/tool.js";
+import { resolveSearchRoot } from "../../src/guards/search-path.js";
+import { ok, type Tool } from "../../src/core/tool.js";
 
 export const listFiles: Tool<{ path?: string }> = {
   name: "list_files",

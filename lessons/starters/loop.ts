@@ -1,14 +1,15 @@
 // YOUR agent loop (lesson 2): finish runTurn until `npm run check -- loop` passes every case.
 //
-// It has the same signature as runTurn in src/agent.ts, and is held to the same
+// It has the same signature as runTurn in src/core/loop.ts, and is held to the same
 // tests (lessons/cases/loop.ts). As shipped it asks the model once and returns its
 // answer, which passes the first case and fails the rest. Each TODO below is
 // one or two cases. Stuck? `npm run check -- loop` prints a hint under each
 // FAIL, and lessons/solutions/loop.ts is one answer.
-import type { MessageParam, TurnOptions, TurnResult, Usage } from "../../src/agent.js";
-import { DEFAULT_MAX_STEPS } from "../../src/agent.js";
-import { SYSTEM_PROMPT } from "../../src/prompt.js";
-import { toolSchemas, tools as scoutTools } from "../../src/tools/index.js";
+import type { MessageParam, TurnOptions, TurnResult, Usage } from "../../src/core/loop.js";
+import { DEFAULT_MAX_STEPS } from "../../src/core/loop.js";
+import { SYSTEM_PROMPT } from "../../src/core/scout.js";
+import { tools as scoutTools } from "../../src/core/scout.js";
+import { toolSchemas } from "../../src/core/tool.js";
 
 export async function runTurn(question: string, history: MessageParam[], options: TurnOptions): Promise<TurnResult> {
   const { model, tools = scoutTools, maxSteps = DEFAULT_MAX_STEPS, signal, onText } = options;
@@ -24,11 +25,9 @@ export async function runTurn(question: string, history: MessageParam[], options
   // TODO (step cap): before each model call, stop once turn.modelCalls reaches maxSteps, with lesson 1's
   // message: "(Stopped after N model calls without an answer. Ask again, more narrowly, or raise --max-steps.)".
   void maxSteps;
-  // TODO (events): call options.onStep with model_start, model, tool_start, tool and turn events.
+  // TODO (events): call options.onStep with model_request, model_response, tool_call, tool_result and turn_end events.
   // TODO (rollback): if anything throws, cut the history back to where the turn began, then rethrow.
   // TODO (Ctrl-C): signal?.throwIfAborted() before each tool call and after the last one.
-  // TODO (step-through): ask options.pause before each model call and each tool call; "skip" sends
-  // SKIPPED as the tool's result, "quit" throws new TurnQuit() (both from src/agent.ts).
 
   // 1. Ask the model, sending the system prompt, every tool's schema and the whole history.
   turn.modelCalls++;

@@ -2,11 +2,11 @@
 //
 // A model adapter turns the loop's ModelRequest into one HTTP call to the
 // Messages API and the reply back into a ModelResponse. Scout's own
-// (src/models/claude.ts) uses the official SDK; yours uses plain fetch, and is
+// (src/core/claude.ts) uses the official SDK; yours uses plain fetch, and is
 // held to the same cases (lessons/cases/model.ts), run against a stand-in API on
 // 127.0.0.1, so no key is needed. As shipped it never calls the API. Stuck?
 // `npm run check -- model` prints a hint under each FAIL; lessons/solutions/model.ts is one answer.
-import type { Model } from "../../src/agent.js";
+import type { Model } from "../../src/core/loop.js";
 
 export interface ModelOptions {
   /** Where the Messages API is, e.g. https://api.anthropic.com (no trailing slash). */

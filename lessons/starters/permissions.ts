@@ -7,7 +7,7 @@
 // The cases (lessons/cases/permissions.ts) are its whole specification. Stuck?
 // `npm run check -- permissions` prints a hint under each FAIL, and
 // lessons/solutions/permissions.ts is one answer.
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/core/tool.js";
 
 export function denyTools(toolSet: Tool[], denied: readonly string[]): Tool[] {
   // TODO: a tool named in `denied` keeps its schema but answers with fail(…) instead of running.

@@ -4,8 +4,8 @@
 // Scout's own withRetries (models/claude.ts) already retries a 429 twice;
 // this is the lab's longer patience on top, because a lab run sends hundreds of
 // requests in a burst and a rate limit is then expected, not an accident.
-import type { Model } from "../agent.js";
-import { retryAfterSeconds } from "../models/claude.js";
+import type { Model } from "../core/loop.js";
+import { retryAfterSeconds } from "../guards/retries.js";
 
 /** Most extra attempts after a rate-limited call, and the waits between them (doubling, capped). */
 export const MAX_RATE_LIMIT_RETRIES = 5;

@@ -4,8 +4,8 @@
 // Every bar and point carries its number in data- attributes, so a test (or
 // a curious reader with the browser's inspector) can check what is drawn
 // against the --json report.
-import { formatCount } from "../tokens/count.js";
-import { escapePath } from "../escape.js";
+import { formatCount } from "../guards/format.js";
+import { escapePath } from "../guards/escape.js";
 
 /** One colour per variant, in order (the baseline is the first); enough for MAX_VARIANTS. */
 export const VARIANT_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f", "#edc948"];

@@ -6,12 +6,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { didYouMean, parseOptions } from "../parse-options.js";
-import type { Model } from "../agent.js";
-import { claudeModel, DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
+import type { Model } from "../core/loop.js";
+import { claudeModel, DEFAULT_MODEL, hasCredentials } from "../core/claude.js";
+import { describeApiError } from "../models/api-errors.js";
+import { cachedRequest } from "../models/cache.js";
+import { exactCounter } from "../tokens/exact-count.js";
 import { OFFLINE_MODEL_NAME, offlineModel } from "../models/offline.js";
 import { checkBaseUrl } from "../options.js";
 import { PersonFileError, writePersonFile } from "../person-file.js";
-import { SYSTEM_PROMPT } from "../prompt.js";
+import { SYSTEM_PROMPT } from "../core/scout.js";
 import { estimateCounter, estimateTokens } from "../tokens/count.js";
 import { hiddenPromptTokens } from "../tokens/model-sizes.js";
 import { withBackoff } from "./backoff.js";
@@ -19,7 +22,7 @@ import { renderHtml } from "./html.js";
 import { loadQuestionSet, QuestionSetError } from "./question-set.js";
 import { buildReport, countSchemaTokens } from "./report.js";
 import { MAX_CONCURRENT_QUESTIONS, type Progress, runExperiment } from "./runner.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 import { formatCsv } from "./csv.js";
 import { formatReport } from "./table.js";
 import { KNOWN_KNOBS, parseVariants } from "./variants.js";
@@ -122,7 +125,7 @@ export async function labCommand(argv: string[]): Promise<number> {
   const makeModel = (): Model =>
     offline
       ? offlineModel()
-      : withBackoff(claudeModel(modelName, undefined, { onNotice: usageNotice }), {
+      : withBackoff(claudeModel(modelName, undefined, { prepare: cachedRequest, onNotice: usageNotice }), {
           onWait: (ms) => progress.note(`rate limited; waiting ${ms / 1000} s`),
         });
   let schemaTokens: number[];

@@ -1,6 +1,6 @@
 // The lab report as CSV, one row per variant, question and run, for a spreadsheet or a notebook: the same
 // figures as --json, flat.
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 import type { LabReport } from "./report.js";
 
 export const CSV_COLUMNS = [

@@ -3,7 +3,7 @@
 //
 // Self-contained means no script, no font, no image, no stylesheet from
 // anywhere: the page is the same offline, in ten years, from a USB stick.
-import { formatCount } from "../tokens/count.js";
+import { formatCount } from "../guards/format.js";
 import { barChart, escapeXml, stackedBarChart, stepChart, VARIANT_COLOURS } from "./charts.js";
 import type { LabReport, VariantReport } from "./report.js";
 

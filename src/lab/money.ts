@@ -3,7 +3,7 @@
 //
 // Token totals overstate what a schema change saves under caching: the schemas sit in the cached prefix, read
 // back at a tenth of the price, so the dollars are the figure a designer pays.
-import type { Usage } from "../agent.js";
+import type { Usage } from "../core/loop.js";
 import { cacheMinimum } from "../tokens/model-sizes.js";
 import { dollarsEach, priceOf, totalInput } from "../tokens/prices.js";
 import { simulateCaching } from "../tokens/what-if.js";

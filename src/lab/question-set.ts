@@ -10,8 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PersonFileError, readPersonFile } from "../person-file.js";
-import { stoppable } from "../regex-deadline.js";
-import { Workspace } from "../workspace/workspace.js";
+import { stoppable } from "../guards/regex-deadline.js";
+import { Workspace } from "../core/workspace.js";
 import type { LabQuestion } from "./questions.js";
 
 /** Largest question set file read, and most questions in one: a set is hand-written. */

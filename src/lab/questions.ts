@@ -1,5 +1,5 @@
 // A question set's format and its grader, shared by the offline model's evaluation and the experiment runner: a question, what a right answer holds, and a pure check of one answer against it.
-import { stoppable } from "../regex-deadline.js";
+import { stoppable } from "../guards/regex-deadline.js";
 
 /** One question of an evaluation, with what a right answer must hold. */
 export interface LabQuestion {

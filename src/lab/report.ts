@@ -4,12 +4,12 @@
 // The table, the --json document and the HTML page all print this one
 // object, so their numbers cannot disagree.
 import path from "node:path";
-import { SYSTEM_PROMPT } from "../prompt.js";
+import { SYSTEM_PROMPT } from "../core/scout.js";
 import type { Counter } from "../tokens/count.js";
 import { PRICES_DATE } from "../tokens/prices.js";
 import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "../tokens/model-sizes.js";
-import { toolSchemas } from "../tools/index.js";
-import type { ToolDesign } from "../tools/tool.js";
+import { toolSchemas } from "../core/tool.js";
+import type { ToolDesign } from "./designs.js";
 import type { QuestionSet } from "./question-set.js";
 import { type RunDollars, variantDollars } from "./money.js";
 import type { RunRecord } from "./runner.js";

@@ -3,10 +3,11 @@
 //
 // Nothing here re-implements the agent: runTurn gets the variant's tool
 // set (makeTools) and the runner only listens to its step events.
-import { type Model, runTurn } from "../agent.js";
+import { listens } from "../models/listening.js";
+import { type Model, runTurn } from "../core/loop.js";
 import { estimateTokens } from "../tokens/count.js";
-import type { makeTools } from "../tools/index.js";
-import { Workspace } from "../workspace/workspace.js";
+import type { makeTools } from "./designs.js";
+import { Workspace } from "../core/workspace.js";
 import type { QuestionSet } from "./question-set.js";
 import { grade } from "./questions.js";
 import { toolsOf, type Variant } from "./variants.js";
@@ -120,7 +121,8 @@ async function askOnce(
       tools: options.tools,
       maxSteps: options.maxSteps,
       onStep(event) {
-        if (event.type === "model") {
+        if (listens(options.model)) options.model.onStep(event); // the offline model reads the tools' facts
+        if (event.type === "model_response") {
           const { input_tokens, output_tokens, cache_read_input_tokens, cache_creation_input_tokens } = event.usage;
           const input =
             input_tokens +
@@ -137,7 +139,7 @@ async function askOnce(
           record.modelCalls++;
           record.inputTokens += input;
           record.outputTokens += output_tokens;
-        } else if (event.type === "tool") {
+        } else if (event.type === "tool_result") {
           const resultTokens = estimateTokens(event.result.content);
           record.steps.push({ kind: "tool", name: event.name, resultTokens, isError: event.result.isError });
           record.path.push(event.result.isError ? `${event.name} (error)` : event.name);

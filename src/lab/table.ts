@@ -1,9 +1,9 @@
 // The lab report as a plain-text table for the terminal: variants with their change against the baseline,
 // tool-result tokens by tool, then every question with each variant's verdict, tool path and tokens.
-import { formatCount } from "../tokens/count.js";
+import { formatCount } from "../guards/format.js";
 import { formatDollars } from "../tokens/prices.js";
 import type { LabReport, VariantReport } from "./report.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 
 /** The tools in the order the tables show them. */
 const TOOL_ORDER = ["read_file", "list_files", "glob", "grep"];

@@ -1,11 +1,11 @@
 // Variants: a `--variant "cap=50,descriptions=concise"` spec read into a named ToolDesign, the baseline first.
 //
-// Each knob is a real parameter of the tools (see ToolDesign in
-// src/tools/tool.ts); a variant changes only the knobs it names and keeps
-// Scout's own values for the rest.
+// Each knob is a part of a ToolDesign (src/lab/designs.ts); a variant changes
+// only the knobs it names and keeps Scout's own values for the rest.
 import fs from "node:fs";
-import { makeTools, toolNames } from "../tools/index.js";
-import { BUDGET_NOTE, DEFAULT_DESIGN, type Tool, type ToolDesign } from "../tools/tool.js";
+import { type Tool, toolNames } from "../core/tool.js";
+import { BUDGET_NOTE } from "../guards/result-budget.js";
+import { DEFAULT_DESIGN, makeTools, type ToolDesign } from "./designs.js";
 
 /** The smallest and largest result cap a variant may ask for. */
 export const MIN_CAP = 10;
@@ -54,7 +54,7 @@ function readDescriptions(file: string): Record<string, string> | string {
     return `${file} must be a JSON object of tool name → description, e.g. {"grep": "Search file contents."}`;
   const names = makeTools().map((tool) => tool.name);
   for (const [name, description] of Object.entries(value)) {
-    if (!names.includes(name)) return `${file}: unknown tool "${name}"; tools: ${toolNames()}`;
+    if (!names.includes(name)) return `${file}: unknown tool "${name}"; tools: ${toolNames(makeTools())}`;
     if (typeof description !== "string" || !description.trim())
       return `${file}: the description of ${name} must be a non-empty string`;
     if (description.length > MAX_DESCRIPTION_CHARS)

@@ -11,10 +11,8 @@
 // A prefix shorter than the model's minimum (src/tokens/model-sizes.ts) is
 // simply not cached: no error, no charge, so the breakpoints are always set.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { MessageParam, ModelRequest } from "../agent.js";
+import type { MessageParam, ModelRequest } from "../core/loop.js";
 
-/** The most breakpoints one request may carry (a Messages API rule). */
-export const MAX_CACHE_BREAKPOINTS = 4;
 /** The only cache type the API knows: it lives 5 minutes, renewed by every read. */
 export const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -25,6 +23,11 @@ export function withCacheBreakpoints(request: ModelRequest, cache: boolean) {
     : request.system;
   const messages = cache ? markNewest(request.messages) : request.messages;
   return { system, tools: request.tools, messages };
+}
+
+/** claudeModel's `prepare` with caching on: every request marked (what --no-cache turns off). */
+export function cachedRequest(request: ModelRequest) {
+  return withCacheBreakpoints(request, true);
 }
 
 /** A copy of the history whose newest message's last block carries a breakpoint; the history itself is untouched. */

@@ -9,8 +9,10 @@
 // it says one line of why, as a model's text before tool_use would.
 // The policy is in offline/policy.ts, question parsing in offline/question.ts,
 // what a definition looks like in offline/definitions.ts, answers in offline/answers.ts.
-import type { ContentBlock, MessageParam, Model, ModelResponse } from "../agent.js";
+import type { ContentBlock, MessageParam, ModelResponse } from "../core/loop.js";
+import type { ToolFacts } from "../core/tool.js";
 import { estimateTokens } from "../tokens/count.js";
+import type { ListeningModel } from "./listening.js";
 import { type Exchange, nextMove } from "./offline/policy.js";
 import { parseQuestion } from "./offline/question.js";
 
@@ -23,11 +25,24 @@ export const OFFLINE_NOTICE = `offline teaching model: a fixed search-then-read 
 /** With --offline the key is there: this notice does not ask for one. */
 export const OFFLINE_BY_CHOICE_NOTICE = `offline teaching model (--offline): a fixed search-then-read policy, not an LLM (${OFFLINE_REACH})`;
 
-export function offlineModel(): Model {
+/** The facts kept of this many tool calls at most, the oldest dropped first: a long session stays small. */
+const MAX_FACTS_KEPT = 1_000;
+
+/**
+ * The offline model listens to the loop's events: from each tool_result it keeps the tool's structured facts
+ * (capped, total), which it reads instead of the footers' wording.
+ */
+export function offlineModel(): ListeningModel {
+  const factsById = new Map<string, ToolFacts>();
   return {
     name: OFFLINE_MODEL_NAME,
+    onStep(event) {
+      if (event.type !== "tool_result" || !event.result.facts) return;
+      factsById.set(event.id, event.result.facts);
+      if (factsById.size > MAX_FACTS_KEPT) factsById.delete(factsById.keys().next().value as string);
+    },
     async createMessage(request, { onText }) {
-      const content = decide(request.messages);
+      const content = decide(request.messages, factsById);
       const toolUse = content.some((block) => block.type === "tool_use");
       // Text is streamed as Claude's would be: the thought before tool calls, or the answer.
       onText?.(content.map((block) => (block.type === "text" ? block.text : "")).join(""));
@@ -51,10 +66,10 @@ export function offlineModel(): Model {
 }
 
 /** Reads the current turn (the last question and the tool calls since) and makes the policy's next move. */
-function decide(messages: MessageParam[]): ContentBlock[] {
+function decide(messages: MessageParam[], factsById: Map<string, ToolFacts>): ContentBlock[] {
   const start = messages.findLastIndex((message) => message.role === "user" && typeof message.content === "string");
   const question = parseQuestion(String(messages[start]?.content ?? ""));
-  const move = nextMove(question, exchangesSince(messages.slice(start + 1)));
+  const move = nextMove(question, exchangesSince(messages.slice(start + 1), factsById));
   if ("answer" in move) return [{ type: "text", text: move.answer }];
   return [
     { type: "text", text: move.thought },
@@ -70,7 +85,7 @@ function decide(messages: MessageParam[]): ContentBlock[] {
 }
 
 /** The tool calls since the question, each with its result; `batch` numbers the assistant messages. */
-function exchangesSince(messages: MessageParam[]): Exchange[] {
+function exchangesSince(messages: MessageParam[], factsById: Map<string, ToolFacts>): Exchange[] {
   const exchanges: (Exchange & { id: string })[] = [];
   let batch = 0;
   for (const message of messages) {
@@ -85,6 +100,7 @@ function exchangesSince(messages: MessageParam[]): Exchange[] {
           input: block.input as Record<string, any>,
           result: "",
           isError: false,
+          facts: factsById.get(block.id),
         });
       const exchange = block.type === "tool_result" && exchanges.find((e) => e.id === block.tool_use_id);
       if (block.type === "tool_result" && exchange) {

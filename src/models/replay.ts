@@ -7,7 +7,7 @@
 // goes on with the recorded turn. A question that is not the recording's next one, or a call past the recorded
 // ones, stops the turn with a message that says what the recording holds.
 import fs from "node:fs";
-import type { ContentBlock, MessageParam, Model, ModelResponse, Usage } from "../agent.js";
+import type { ContentBlock, MessageParam, Model, ModelResponse, Usage } from "../core/loop.js";
 
 /** A recording that cannot be replayed, or a session that left it: the message says which record and why. */
 export class ReplayError extends Error {}

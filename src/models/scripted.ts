@@ -3,7 +3,7 @@
 // Tests use it to drive the loop step by step; lessons and experiments use it
 // to show a run that is the same every time, with tool calls, stop reasons
 // and usage chosen by hand. It streams a reply's text as Claude would.
-import type { ContentBlock, Model, ModelRequest, Usage } from "../agent.js";
+import type { ContentBlock, Model, ModelRequest, Usage } from "../core/loop.js";
 
 export const SCRIPTED_MODEL_NAME = "scripted";
 /** The usage a reply reports when the script gives none. */

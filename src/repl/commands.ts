@@ -1,6 +1,6 @@
 // The slash commands: what a person can do at the prompt besides asking.
-import type { ContentBlock } from "../agent.js";
-import { escapeControl } from "../escape.js";
+import type { ContentBlock } from "../core/loop.js";
+import { escapeControl } from "../guards/escape.js";
 import type { Session } from "./session.js";
 
 export const HELP = `Ask a question about the code in the workspace, e.g. "where is main defined?"
@@ -33,7 +33,7 @@ export async function runCommand(session: Session, line: string, context: Comman
   if (name === "/exit" || name === "/quit") return "exit";
   if (name === "/help") print(HELP);
   else if (name === "/tools") {
-    const { tools } = await import("../tools/index.js"); // loaded when needed, so the prompt comes up sooner
+    const { tools } = await import("../core/scout.js"); // loaded when needed, so the prompt comes up sooner
     for (const tool of tools) print(`${tool.name.padEnd(11)} ${firstSentence(tool.description)}`);
   } else if (name === "/tokens") {
     try {
@@ -62,7 +62,7 @@ export async function runCommand(session: Session, line: string, context: Comman
   } else if (name === "/step") {
     if (!context.setStepping) return print("/step works only on a terminal");
     if (args[0] !== "on" && args[0] !== "off")
-      return print(`step-through is ${session.pause ? "on" : "off"}; /step on or /step off`);
+      return print(`step-through is ${session.stepThrough ? "on" : "off"}; /step on or /step off`);
     context.setStepping(args[0] === "on");
     print(`(step-through ${args[0]})`);
   } else print(`unknown command ${name}; try /help`);

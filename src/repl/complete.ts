@@ -4,7 +4,7 @@
 // workspace, not protected, not ignored (Workspace.isVisible), and a folder
 // is read only up to a bound, so Tab on a huge folder answers at once.
 import fs from "node:fs";
-import type { Workspace } from "../workspace/workspace.js";
+import type { Workspace } from "../core/workspace.js";
 import { HELP } from "./commands.js";
 import { PRICES } from "../tokens/prices.js";
 

@@ -3,8 +3,8 @@
 // SIGINT cancels the turn and ends the whole batch.
 import readline from "node:readline";
 import { sumUsage } from "../tokens/cost.js";
-import { escapeJson } from "../escape.js";
-import { formatCount } from "../tokens/count.js";
+import { escapeJson } from "../guards/escape.js";
+import { formatCount } from "../guards/format.js";
 import { dollars, priceOf } from "../tokens/prices.js";
 import { runCommand } from "./commands.js";
 import { type Outcome, type Session, say } from "./session.js";

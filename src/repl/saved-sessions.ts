@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { MessageParam } from "../agent.js";
+import type { MessageParam } from "../core/loop.js";
 import { readPersonFile } from "../person-file.js";
 import { writeReplacing } from "./person-file.js";
 import { say } from "./session.js";

@@ -2,15 +2,19 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import type { Decision, MessageParam, runTurn as RunTurnFn, StepEvent, Usage, Verdict } from "../agent.js";
-import { escapeControl } from "../escape.js";
+import type { MessageParam, runTurn as RunTurnFn, StepEvent } from "../core/loop.js";
+import type { Conversation } from "../core/session.js";
+import { escapeControl } from "../guards/escape.js";
 import type { StepLog } from "../steplog.js";
 import type { Pricing } from "../tokens/cost.js";
 import { SessionUsage } from "../tokens/session-usage.js";
 import type { Trace } from "../trace.js";
-import type { Tool } from "../tools/tool.js";
-import type { Workspace } from "../workspace/workspace.js";
-import type { Model, ModelRequest } from "../agent.js";
+import type { Tool } from "../core/tool.js";
+import type { Workspace } from "../core/workspace.js";
+import type { Model, ModelRequest } from "../core/loop.js";
+import { listens } from "../models/listening.js";
+import { JsonTurn } from "./json-turn.js";
+import { type StepThrough, TurnQuit } from "./step.js";
 
 /** A model, as the CLI chose it, with what the REPL may say about it. */
 export interface ModelChoice {
@@ -46,34 +50,31 @@ export interface SessionOptions {
 /** How a turn ended, for exit statuses: 0 answered, 1 failed, 130 cancelled. */
 export type Outcome = "answered" | "failed" | "cancelled";
 
-/** A step as --json reports it. */
-export type JsonStep =
-  | { n: number; type: "model"; model: string; stop_reason: string | null; usage: Usage; ms: number }
-  | {
-      n: number;
-      type: "tool";
-      name: string;
-      input: unknown;
-      is_error: boolean;
-      skipped: boolean;
-      result_chars: number;
-      ms: number;
-    };
-
 export class Session {
-  history: MessageParam[] = [];
   usage = new SessionUsage();
   choice: ModelChoice;
-  /** Step-through mode's pause (src/repl/step.ts), or undefined to run straight through. */
-  pause?: (decision: Decision) => Verdict;
+  /** Step-through mode (src/repl/step.ts), or undefined to run straight through. */
+  stepThrough?: StepThrough;
   /** The last turn, for --json. */
-  last = newLast();
+  last = new JsonTurn();
   /** -p: one question and no conversation, so a cancel does not speak of one. */
   oneQuestion = false;
+  /** The history before the first question loads the core (a resumed session's). */
+  private before: MessageParam[] = [];
+  private conversation?: Conversation;
   private running?: AbortController;
 
   constructor(readonly options: SessionOptions) {
     this.choice = options.choice;
+  }
+
+  /** The conversation so far; a new history (a resumed session) replaces it. */
+  get history(): MessageParam[] {
+    return this.conversation?.history ?? this.before;
+  }
+  set history(history: MessageParam[]) {
+    if (this.conversation) this.conversation.history = history;
+    else this.before = history;
   }
 
   /** Cancels the turn that is running, if any (Ctrl-C). */
@@ -81,55 +82,39 @@ export class Session {
 
   /** Runs one turn; the history is unchanged when it fails or is cancelled. */
   async ask(question: string, pipedChars?: number): Promise<Outcome> {
-    const { workspace, maxSteps, log, trace } = this.options;
+    const { workspace, maxSteps, log, trace, runTurn: loop } = this.options;
     const controller = (this.running = new AbortController());
-    const last = (this.last = newLast());
+    const last = (this.last = new JsonTurn());
+    const steps = this.stepThrough;
+    steps?.newTurn();
     trace?.question(question, pipedChars);
+    // Every listener keeps its own account: the pause goes first, so nothing starts before the key.
+    const model = this.choice.model;
     const onStep = (event: StepEvent) => {
+      steps?.onStep(event);
+      if (listens(model)) model.onStep(event); // the offline model reads the tools' facts
       this.usage.record(event, this.choice.pricing);
       log.onStep(event);
       trace?.step(log.step, event);
-      if (event.type === "model") {
-        last.usage.input_tokens += event.usage.input_tokens;
-        last.usage.output_tokens += event.usage.output_tokens;
-        last.steps.push({
-          n: log.step,
-          type: "model",
-          model: event.model,
-          stop_reason: event.stopReason,
-          usage: { ...event.usage },
-          ms: event.ms,
-        });
-      }
-      if (event.type === "tool") {
-        const { name, input, result, ms } = event;
-        last.steps.push({
-          n: log.step,
-          type: "tool",
-          name,
-          input,
-          is_error: result.isError,
-          skipped: !!event.skipped,
-          result_chars: result.content.length,
-          ms,
-        });
-      }
+      last.record(event, log.step);
     };
     // The loop, and every tool with it, loads with the first question: the prompt does not wait for them.
-    const { runTurn, TurnQuit } = await import("../agent.js");
+    const [{ Conversation }, { tools: scoutTools }] = await Promise.all([
+      import("../core/session.js"),
+      import("../core/scout.js"),
+    ]);
+    const tools = this.options.tools ?? scoutTools;
+    this.conversation ??= Object.assign(new Conversation({ model: this.choice.model, workspace }), {
+      history: this.before,
+    });
+    Object.assign(this.conversation.setup, {
+      model: this.choice.model,
+      tools: steps ? steps.tools(tools) : tools,
+      maxSteps,
+      loop,
+    });
     try {
-      const result = await (this.options.runTurn ?? runTurn)(question, this.history, {
-        model: this.choice.model,
-        workspace,
-        tools: this.options.tools,
-        maxSteps,
-        signal: controller.signal,
-        onStep,
-        onText: log.onText,
-        pause: this.pause,
-      });
-      last.text = result.text;
-      last.stopReason = result.stopReason;
+      const result = await this.conversation.ask(question, { signal: controller.signal, onStep, onText: log.onText });
       if (result.stopReason === "max_tokens") say("(the answer was cut: the model reached its output token limit)");
       else if (result.stopReason === "step_cap") {
         say(result.text);
@@ -176,17 +161,6 @@ export class Session {
     this.history = [];
     this.usage = new SessionUsage();
   }
-}
-
-/** What --json reports about the last turn. */
-function newLast() {
-  return {
-    steps: [] as JsonStep[],
-    text: "",
-    stopReason: "",
-    usage: { input_tokens: 0, output_tokens: 0 },
-    error: undefined as string | undefined,
-  };
 }
 
 /** A line for the person at the terminal (stderr, with the step log), control characters escaped. */

@@ -3,7 +3,7 @@
 // sessions in a history file; src/repl/keyboard.ts handles Ctrl-C, paste
 // and type-ahead; src/repl/step.ts the step-through pauses.
 import readline from "node:readline";
-import { escapeControl } from "../escape.js";
+import { escapeControl } from "../guards/escape.js";
 import { attachFiles } from "./attach.js";
 import { warmTokenizer } from "../tokens/count.js";
 import { runCommand } from "./commands.js";
@@ -70,7 +70,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
     (sawEscape) => keyboard.afterKeyIn(sawEscape),
   );
   const setStepping = (on: boolean) => {
-    session.pause = on ? steps.pause : undefined;
+    session.stepThrough = on ? steps : undefined;
   };
   setStepping(Boolean(options.step));
 

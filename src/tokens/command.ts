@@ -1,9 +1,12 @@
 // `scout tokens`: what each tool's schema costs, exact with a key and estimated without, or with --trace what a traced run cost and would cost elsewhere.
 import { parseOptions } from "../parse-options.js";
-import { escapeControl } from "../escape.js";
-import { DEFAULT_MODEL, describeApiError, exactCounter, hasCredentials } from "../models/claude.js";
+import { escapeControl } from "../guards/escape.js";
+import { DEFAULT_MODEL, hasCredentials } from "../core/claude.js";
+import { describeApiError } from "../models/api-errors.js";
+import { exactCounter } from "./exact-count.js";
 import { UsageError } from "../options.js";
-import { findTool, toolNames } from "../tools/index.js";
+import { tools } from "../core/scout.js";
+import { toolNames } from "../core/tool.js";
 import { scaledEstimateCounter } from "./model-sizes.js";
 import { formatSchemaCosts, measureSchemaCosts, type SchemaCosts } from "./schema-costs.js";
 import { readTrace } from "./trace-read.js";
@@ -37,8 +40,8 @@ export async function tokensCommand(argv: string[]): Promise<number> {
   }
   const exact = !values.offline && hasCredentials();
   if (values.trace !== undefined) return traceWhatIf(values.trace, values.model, exact);
-  if (values.tool && !findTool(values.tool))
-    throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames()}`);
+  if (values.tool && !tools.some((tool) => tool.name === values.tool))
+    throw new UsageError(`unknown tool "${values.tool}"; available: ${toolNames(tools)}`);
   const modelName = values.model ?? process.env.SCOUT_MODEL ?? DEFAULT_MODEL;
   let costs: SchemaCosts;
   try {

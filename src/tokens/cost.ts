@@ -2,11 +2,11 @@
 //
 // With the offline model every figure is an estimate priced as the Claude
 // model Scout would use (--model), and says so with "~".
-import type { Usage } from "../agent.js";
-import { formatCount } from "./count.js";
+import type { Usage } from "../core/loop.js";
+import { formatCount } from "../guards/format.js";
 import { cacheMinimum } from "./model-sizes.js";
 import { dollars, formatDollars, priceOf, totalInput, uncached } from "./prices.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 
 /** Which model's prices to use, and whether the token counts are estimates (offline). */
 export interface Pricing {

@@ -2,7 +2,7 @@
 //
 // Prices change; this table says when it was copied and from where, and a
 // model missing from it is "price unknown", never $0.
-import type { Usage } from "../agent.js";
+import type { Usage } from "../core/loop.js";
 
 /** When the table was last brought up to date (each row says when and where it was read). */
 export const PRICES_DATE = "2026-12-01";

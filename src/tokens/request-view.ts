@@ -7,11 +7,12 @@
 // a model call and the tool results answering it share one figure. Offline,
 // each block is estimated locally, and the hidden tool-use prompt is its own
 // row (src/tokens/model-sizes.ts).
-import type { MessageParam, ModelRequest } from "../agent.js";
+import type { MessageParam, ModelRequest } from "../core/loop.js";
 import { countBreakpoints, withCacheBreakpoints } from "../models/cache.js";
-import { blockText, type Counter, estimateTokens as localTokens, formatCount } from "./count.js";
+import { blockText, type Counter, estimateTokens as localTokens } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 
 /** Texts longer than this (tool results, the system prompt) are shown abbreviated, with their size; tool inputs at twice it. */
 export const MAX_BLOCK_CHARS = 100;

@@ -1,8 +1,9 @@
 // What the tool schemas cost: a schema is sent with every request, so it costs on every model call; `scout tokens`
 // and /tokens measure it with whichever Counter they are given.
-import { SYSTEM_PROMPT } from "../prompt.js";
-import { toolSchemas } from "../tools/index.js";
-import { type Counter, type CountRequest, estimateTokens, formatCount } from "./count.js";
+import { SYSTEM_PROMPT, tools as scoutTools } from "../core/scout.js";
+import { toolSchemas } from "../core/tool.js";
+import { type Counter, type CountRequest, estimateTokens } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import {
   MODEL_SIZES_DATE,
   TOOL_PROMPT_SOURCE,
@@ -11,7 +12,7 @@ import {
   toolPromptTokens,
 } from "./model-sizes.js";
 import { dollars, formatDollars, PRICES_DATE, priceOf } from "./prices.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 
 /** The one user message every row of the table is counted with. */
 export const FIXED_QUESTION = "Where is main defined?";
@@ -56,7 +57,7 @@ export async function measureSchemaCosts(
   model: string,
   only?: string,
 ): Promise<SchemaCosts> {
-  const schemas = toolSchemas().filter((tool) => !only || tool.name === only);
+  const schemas = toolSchemas(scoutTools).filter((tool) => !only || tool.name === only);
   let requests = 0;
   const counted = async (tools: ToolSchema[]) => {
     requests++;

@@ -1,10 +1,11 @@
 // What this session has used in tokens and dollars: a tool's results stay in the history, so they cost on
 // every later call; the step log, /tokens and the exit line show it.
-import type { MessageParam, ModelRequest, StepEvent, Usage } from "../agent.js";
+import type { MessageParam, ModelRequest, StepEvent, Usage } from "../core/loop.js";
 import { describeUsage, type Pricing, sumUsage } from "./cost.js";
-import { estimateTokens, formatCount } from "./count.js";
+import { estimateTokens } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { dollars, formatDollars, priceOf } from "./prices.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 
 /** A turn's usage, priced at the model that answered it (after /model, earlier turns keep their prices). */
 export interface PricedUsage {
@@ -23,12 +24,12 @@ export class SessionUsage {
 
   /** Feed it every step event, with the prices of the model that is answering. */
   record = (event: StepEvent, pricing?: Pricing): void => {
-    if (event.type === "model_start") {
+    if (event.type === "model_request") {
       this.lastRequest = event.request;
       this.requests.push([...event.request.messages]);
     }
-    if (event.type === "turn") this.turns.push({ usage: { ...event.result.usage }, pricing });
-    if (event.type !== "tool") return;
+    if (event.type === "turn_end") this.turns.push({ usage: { ...event.result.usage }, pricing });
+    if (event.type !== "tool_result") return;
     const tool = this.tools.get(event.name) ?? { calls: 0, tokens: 0 };
     tool.calls++;
     tool.tokens += estimateTokens(event.result.content);

@@ -3,10 +3,11 @@
 //
 // Local estimates (src/tokens/count.ts), times the model's published tokenizer ratio, so the parts add up to a
 // figure comparable to what-if's estimate; the API reports only a request's total.
-import type { MessageParam } from "../agent.js";
-import { SYSTEM_PROMPT } from "../prompt.js";
-import { toolSchemas } from "../tools/index.js";
-import { blockText, estimateTokens, formatCount } from "./count.js";
+import type { MessageParam } from "../core/loop.js";
+import { SYSTEM_PROMPT, tools as scoutTools } from "../core/scout.js";
+import { toolSchemas } from "../core/tool.js";
+import { blockText, estimateTokens } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { hiddenPromptTokens, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 
 /** The categories, in the order a request carries them (tool results last, one per tool). */
@@ -16,7 +17,7 @@ export type Split = Map<string, number>;
 export function splitRequest(messages: MessageParam[], model: string): Split {
   const ratio = tokenizerRatio(model);
   const tokens = (text: string) => Math.round(estimateTokens(text) * ratio);
-  const schemas = toolSchemas();
+  const schemas = toolSchemas(scoutTools);
   const split: Split = new Map([
     ["system prompt", tokens(SYSTEM_PROMPT)],
     ["tool schemas", schemas.reduce((sum, tool) => sum + tokens(JSON.stringify(tool)), 0)],

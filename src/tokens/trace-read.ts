@@ -7,10 +7,10 @@
 // are not JSON are skipped and counted, so an older or newer trace still reads.
 // Older traces have no `question` and no model `content`: their calls carry
 // usage only, and cannot be recounted on another model.
-import type { ContentBlock, MessageParam, Usage } from "../agent.js";
-import { escapePath } from "../escape.js";
+import type { ContentBlock, MessageParam, Usage } from "../core/loop.js";
+import { escapePath } from "../guards/escape.js";
 import { readPersonFile } from "../person-file.js";
-import { checkUsage } from "../models/usage-check.js";
+import { checkUsage } from "../guards/usage-check.js";
 
 /** Largest trace read, and written (a trace of a long session is a few MB). */
 export const MAX_TRACE_BYTES = 64 * 1024 * 1024;

@@ -8,16 +8,17 @@
 // call reads the longest prefix an earlier call of the same conversation
 // wrote, within 5 minutes, and writes the rest if it reaches the model's
 // minimum (src/tokens/model-sizes.ts).
-import type { Usage } from "../agent.js";
-import { SYSTEM_PROMPT } from "../prompt.js";
-import { toolSchemas } from "../tools/index.js";
+import type { Usage } from "../core/loop.js";
+import { SYSTEM_PROMPT, tools as scoutTools } from "../core/scout.js";
+import { toolSchemas } from "../core/tool.js";
 import { describeCaching, type Pricing, sumUsage } from "./cost.js";
-import { type Counter, formatCount } from "./count.js";
+import type { Counter } from "./count.js";
+import { formatCount } from "../guards/format.js";
 import { cacheMinimum, tokenizerNote, tokenizerRatio, toolPromptTokens } from "./model-sizes.js";
 import { dollars, dollarsEach, formatDollars, modelKey, priceOf, retiredNote, totalInput, uncached } from "./prices.js";
 import { formatSplit, MAX_SPLIT_CALLS } from "./token-split.js";
 import type { Trace, TracedCall } from "./trace-read.js";
-import { escapePath } from "../escape.js";
+import { escapePath } from "../guards/escape.js";
 import { OFFLINE_MODEL_NAME } from "../models/offline.js";
 
 /** How long a cache entry lives after its last use (the API's default, the only one Scout asks for). */
@@ -112,7 +113,7 @@ async function recount(
   offlineRun: boolean,
   options: { counter: Counter; exact: boolean },
 ): Promise<Column> {
-  const tools = toolSchemas();
+  const tools = toolSchemas(scoutTools);
   let inputs: number[];
   let how: string;
   const exact = options.exact && trace.calls.every((call) => call.sent);
@@ -166,11 +167,16 @@ function shape(calls: TracedCall[], inputs: number[]) {
 async function stablePrefix(model: string, { counter, exact }: { counter: Counter; exact: boolean }): Promise<number> {
   if (!exact)
     return (
-      (await counter({ model, system: SYSTEM_PROMPT, tools: toolSchemas(), messages: [] })) +
+      (await counter({ model, system: SYSTEM_PROMPT, tools: toolSchemas(scoutTools), messages: [] })) +
       (toolPromptTokens(model) ?? 0)
     );
   // count_tokens needs a message; one character's worth is close enough for a threshold.
-  return counter({ model, system: SYSTEM_PROMPT, tools: toolSchemas(), messages: [{ role: "user", content: "." }] });
+  return counter({
+    model,
+    system: SYSTEM_PROMPT,
+    tools: toolSchemas(scoutTools),
+    messages: [{ role: "user", content: "." }],
+  });
 }
 
 /** Rows of the call-by-call table, at most; the rest are counted. */

@@ -9,6 +9,7 @@ import {
   isImport,
   isSource,
 } from "./definitions.js";
+import { type Exchange, foundNothing } from "./exchange.js";
 
 /** How many files or entries an answer lists. */
 export const MAX_LISTED = 10;
@@ -130,10 +131,11 @@ export function mentionAnswer(what: string, hits: Hit[], note: string): string {
 }
 
 /** A glob or list_files result as a list, with the tool's own footer kept. */
-export function listAnswer(heading: string, result: string): string {
+export function listAnswer(heading: string, listing: Exchange): string {
+  const { result } = listing;
   const lines = result.split("\n");
   const entries = lines.filter((line) => !line.startsWith("("));
-  if (entries.length === 0 || result.startsWith("No files")) return `I couldn't find any: ${result}`;
+  if (entries.length === 0 || foundNothing(listing)) return `I couldn't find any: ${result}`;
   const listed = entries.slice(0, MAX_LISTED).map((entry) => `- ${entry}`);
   const rest = entries.length > MAX_LISTED ? [`- … and ${entries.length - MAX_LISTED} more`] : [];
   const footer = lines.filter((line) => line.startsWith("("));

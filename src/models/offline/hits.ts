@@ -95,11 +95,6 @@ export function wholeWord(name: string, followedBy?: string): string {
   return `${start}${escapeRegex(name)}${end}`;
 }
 
-/** Whether grep said it stopped at its cap. */
-export function isCapped(result: string): boolean {
-  return /more matches exist/.test(result);
-}
-
 /** A word as a search stem: lower case, without a common ending ("loaded" → "load"). */
 export function stem(word: string): string {
   const lower = word.toLowerCase();

@@ -1,4 +1,5 @@
 // The offline model's moves that look for no definition: files of a kind, a folder, lines that mention some words, a file or package name, and an overview of piped text or of the project.
+import { type Exchange, foundNothing } from "./exchange.js";
 import { listAnswer, mentionAnswer, overviewAnswer, projectOverviewAnswer } from "./answers.js";
 import { escapeRegex, parseHits, sortBySource, stem } from "./definitions.js";
 
@@ -6,13 +7,7 @@ import { escapeRegex, parseHits, sortBySource, stem } from "./definitions.js";
 const README_LINES = 15;
 
 /** One tool call of this turn and what came back. `batch` counts the model's messages. */
-export interface Exchange {
-  batch: number;
-  name: string;
-  input: Record<string, any>;
-  result: string;
-  isError: boolean;
-}
+export type { Exchange };
 
 export type Call = { name: string; input: Record<string, unknown> };
 /** The thought is one line said before the tool calls, so the step log shows why. */
@@ -31,7 +26,7 @@ export function filesMove(pattern: string, tests: boolean, last: Exchange[]): Mo
         : "A question about kinds of files: glob lists them.",
       calls: [call("glob", { pattern })],
     };
-  if (tests && last[0].result.startsWith("No files"))
+  if (tests && foundNothing(last[0]))
     return {
       answer:
         "No test files: nothing here is in a test folder (test/, tests/, __tests__/, spec/) or named as test runners expect (*_test.go, test_*.py, *_test.py, *.test.*, *.spec.*).",
@@ -39,7 +34,7 @@ export function filesMove(pattern: string, tests: boolean, last: Exchange[]): Mo
   const heading = tests
     ? "Test files (as test runners collect them), newest first:"
     : `Files matching \`${pattern}\`, newest first:`;
-  return { answer: listAnswer(heading, last[0].result) };
+  return { answer: listAnswer(heading, last[0]) };
 }
 
 /** What a folder holds: list_files. */
@@ -49,7 +44,7 @@ export function folderMove(path: string, last: Exchange[]): Move {
       thought: "A question about a folder: list_files shows what it holds.",
       calls: [call("list_files", { path })],
     };
-  return { answer: listAnswer(`\`${path}\` holds, newest first:`, last[0].result) };
+  return { answer: listAnswer(`\`${path}\` holds, newest first:`, last[0]) };
 }
 
 /** Lines that mention two words together (either order), else the longer word alone. */
@@ -80,9 +75,7 @@ export function namedMove(name: string, last: Exchange[]): Move {
       calls: [call("glob", { pattern: `**/*${name}*` }), call("grep", { pattern: escapeRegex(name) })],
     };
   const [files, lines] = last;
-  const named = files.result.startsWith("No files")
-    ? "No file is named like it."
-    : listAnswer(`Files named like \`${name}\`:`, files.result);
+  const named = foundNothing(files) ? "No file is named like it." : listAnswer(`Files named like \`${name}\`:`, files);
   const hits = sortBySource(parseHits(lines.result));
   return {
     answer: [named, hits.length ? mentionAnswer(`\`${name}\``, hits, "") : `No line mentions \`${name}\`.`].join(

@@ -4,7 +4,6 @@ import {
   type Definition,
   definitionPattern,
   definitionRank,
-  isCapped,
   matchesInclude,
   sortBySource,
   narrowingInclude,
@@ -13,6 +12,7 @@ import {
   topLevelPattern,
   wholeWord,
 } from "./definitions.js";
+import { isCapped } from "./exchange.js";
 import { type Exchange, call, filesMove, folderMove, type Move, namedMove, overviewMove, textMove } from "./listing.js";
 import type { Question } from "./question.js";
 
@@ -76,11 +76,11 @@ function definitionMove(name: string, owner: string | undefined, done: Exchange[
         name,
         read,
         definitions.filter((d) => !read.some((r) => r.definition === d)),
-        searches.some((search) => isCapped(search.result)),
+        searches.some((search) => isCapped(search)),
       ),
     };
   }
-  if (last[0].input.pattern === pattern && searches.length === 1 && isCapped(first.result)) {
+  if (last[0].input.pattern === pattern && searches.length === 1 && isCapped(first)) {
     // Narrow instead of picking from an arbitrary first 100: to the owner's file for Class.method,
     // else to top-level definitions in the language most hits are in.
     const ownerFile = owner ? ownerDefinitions(owner, done)[0]?.path : undefined;
@@ -142,7 +142,7 @@ function mentionMove(name: string, done: Exchange[], last: Exchange[], thought: 
   if (!tried.length) return { thought, calls: [call("grep", { pattern: exact })] };
   const hits = sortBySource(parseHits(last[0].result));
   if (hits.length) {
-    const capped = isCapped(last[0].result) ? " (grep stopped at its cap; there are more)" : "";
+    const capped = isCapped(last[0]) ? " (grep stopped at its cap; there are more)" : "";
     return { answer: mentionAnswer(`\`${name}\`${capped}`, hits, `I found no line that defines \`${name}\`. `) };
   }
   if (tried.length === 1)
@@ -167,13 +167,13 @@ function usageMove(name: string, callsOnly: boolean, done: Exchange[], last: Exc
   const search = last[0];
   const hits = parseHits(search.result);
   const include = narrowingInclude(hits);
-  if (isCapped(search.result) && done.length === 1 && !hits.every((hit) => matchesInclude(hit.path, include))) {
+  if (isCapped(search) && done.length === 1 && !hits.every((hit) => matchesInclude(hit.path, include))) {
     return {
       thought: `grep stopped at its cap, so a count would be wrong; narrowing to ${include} files.`,
       calls: [call("grep", { pattern, include })],
     };
   }
-  return { answer: usageAnswer(name, hits, callsOnly, isCapped(search.result)) };
+  return { answer: usageAnswer(name, hits, callsOnly, isCapped(search)) };
 }
 
 function windowStart(d: Definition): number {
