@@ -1,6 +1,6 @@
 // `npm run bench`: Scout's tools on a large synthetic tree, against raw
 // ripgrep and fast-glob. A benchmark, not a test: it prints figures and
-// checks them against the targets of issue 14, but never fails on speed.
+// checks them against the targets of issue 28, but never fails on speed.
 //
 //   npm run bench                      all groups, table on stdout
 //   npm run --silent bench -- --json   the same figures as JSON
@@ -31,19 +31,22 @@ import { DEFAULT_RUNS, WARMUP_RUNS, hasGnuTime } from "./measure.js";
 import { DEFAULT_SEED, ensureTree, treeLocation, type Manifest } from "./tree.js";
 
 /**
- * The targets of issue 14: through the CLI, what a user types, as the ratio
- * of medians to the baseline row of the same section (timed interleaved).
- * A CLI row's baseline includes `node -e 0`: Node's start-up is in both.
+ * The targets of issue 28: through the CLI, what a user types, as the ratio
+ * of medians to the anchor row of the same section (timed interleaved), the
+ * anchor being what a user would otherwise run. A CLI row's anchor includes
+ * `node -e 0`: Node's start-up is in both.
  */
 const RATIO_TARGETS: { rows: RegExp; limit: number; what: string }[] = [
-  { rows: /^grep-\w+\/tool-cli$/, limit: 1.3, what: "the faster raw rg giving the same answer + node -e 0" },
-  { rows: /^glob-\w+\/tool-cli$/, limit: 2.0, what: "rg --files --sortr modified + node -e 0" },
-  { rows: /^startup\/version$/, limit: 1.3, what: "node -e 0" },
-  { rows: /^startup\/read-small$/, limit: 1.5, what: "node -e 0" },
+  { rows: /^glob-ts\/tool-cli$/, limit: 1.5, what: "rg --files --sortr modified -g '*.ts' + node -e 0" },
+  { rows: /^glob-all\/tool-cli$/, limit: 2.0, what: "rg --files + node -e 0" },
+  { rows: /^grep-\w+\/tool-cli$/, limit: 1.2, what: "the faster raw rg giving the same answer + node -e 0" },
+  { rows: /^startup\/read-small$/, limit: 1.3, what: "node -e 0" },
+  { rows: /^startup\/version$/, limit: 1.2, what: "node -e 0" },
+  // Kept from issue 14, which issue 28 did not restate.
   { rows: /^startup-pty\/repl$/, limit: 1.5, what: "node on a terminal" },
 ];
-/** Peak RSS of any one tool call. */
-const TOOL_PEAK_MB = 150;
+/** Peak RSS of any one tool call, in-process or through the CLI. */
+const TOOL_PEAK_MB = 100;
 
 /** Where every run writes its figures: one file, rewritten, for comparing runs. */
 const RESULTS_FILE = path.join(REPO_ROOT, "test", "bench", "results.json");
@@ -141,13 +144,14 @@ function checkTargets(timings: TimingRow[], memory: MemoryRow[]): Target[] {
       });
     }
   }
-  for (const row of memory.filter((r) => r.toolCall)) {
+  // One row for all of them, as the issue states it: the largest peak, and whose it was.
+  const [largest] = memory.filter((r) => r.toolCall).sort((a, b) => b.peakMb - a.peakMb);
+  if (largest)
     targets.push({
-      target: `peak RSS of ${row.label} ≤ ${TOOL_PEAK_MB} MB`,
-      value: `${row.peakMb.toFixed(0)} MB`,
-      met: row.peakMb <= TOOL_PEAK_MB,
+      target: `peak RSS of any tool call or scout --version ≤ ${TOOL_PEAK_MB} MB (the largest: ${largest.label})`,
+      value: `${largest.peakMb.toFixed(0)} MB`,
+      met: largest.peakMb <= TOOL_PEAK_MB,
     });
-  }
   return targets;
 }
 
@@ -206,7 +210,7 @@ function printReport(report: {
 
   if (targets.length) {
     const missed = targets.filter((target) => !target.met).length;
-    console.log(`\nTargets (issue 14): ${targets.length - missed} of ${targets.length} met`);
+    console.log(`\nTargets (issue 28): ${targets.length - missed} of ${targets.length} met`);
     for (const target of targets)
       console.log(`  ${target.met ? "met       " : "NOT MET   "}  ${target.value.padStart(7)}  ${target.target}`);
   }
