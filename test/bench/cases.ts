@@ -58,6 +58,8 @@ export interface Context {
   manifest: Manifest;
   runs: number;
   log: (line: string) => void;
+  /** `--compare DIR`: another checkout's built dist/cli.js, timed beside this one's in the same sections. */
+  compareCli?: string;
 }
 
 export interface TimingRow extends Timing {
@@ -88,11 +90,11 @@ export interface MemoryRow {
   toolCall: boolean;
 }
 
-/** One thing to time. `run` may return a note about what it found. */
+/** One thing to time. `run` may return a note about what it found; a CLI case takes the CLI to run (compared). */
 interface Case {
   id: string;
   label: string;
-  run: () => Promise<string | void>;
+  run: (cli?: string) => Promise<string | void>;
   /** A new Node process (the CLI): compared with the baseline plus `node -e 0`. */
   startsNode?: boolean;
 }
@@ -161,9 +163,16 @@ async function toolInProcess(root: string, name: string, input: object): Promise
 }
 
 /** The same call through the built CLI, a new Node process each time. */
-async function toolCli(root: string, name: string, input: object): Promise<void> {
-  const { code } = await runProcess(process.execPath, [CLI, "tool", name, JSON.stringify(input)], { cwd: root });
+async function toolCli(root: string, name: string, input: object, cli = CLI): Promise<void> {
+  const { code } = await runProcess(process.execPath, [cli, "tool", name, JSON.stringify(input)], { cwd: root });
   if (code !== 0) throw new Error(`scout tool ${name} exited with ${code}`);
+}
+
+/** With --compare, the same CLI case run by the other checkout's CLI, so before and after share one run's load. */
+function compared(ctx: Context, c: Case): Case[] {
+  const other = ctx.compareCli;
+  if (!other) return [c];
+  return [c, { ...c, id: `compare-${c.id}`, label: `(compare) ${c.label}, --compare CLI`, run: () => c.run(other) }];
 }
 
 /** Stats the files and orders them newest first: what "sorted by mtime afterwards" costs. */
@@ -215,7 +224,12 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
     const input = { pattern };
     const cases: Case[] = [
       { id: "tool-in-process", label: "grep tool, in-process", run: () => toolInProcess(root, "grep", input) },
-      { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input), startsNode: true },
+      ...compared(ctx, {
+        id: "tool-cli",
+        label: "grep tool, CLI",
+        run: (cli) => toolCli(root, "grep", input, cli),
+        startsNode: true,
+      }),
       nodeCase(root),
       {
         id: "rg-sortr-head",
@@ -272,7 +286,12 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
     const rgArgs = [...RG_FILTERS, "--files", ...rgGlobs];
     const cases: Case[] = [
       { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
-      { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input), startsNode: true },
+      ...compared(ctx, {
+        id: "tool-cli",
+        label: "glob tool, CLI",
+        run: (cli) => toolCli(root, "glob", input, cli),
+        startsNode: true,
+      }),
       nodeCase(root),
       {
         // The baseline: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
@@ -374,12 +393,12 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
         label: "read_file tool, in-process",
         run: () => toolInProcess(root, "read_file", input),
       },
-      {
+      ...compared(ctx, {
         id: "tool-cli",
         label: "read_file tool, CLI",
-        run: () => toolCli(root, "read_file", input),
+        run: (cli) => toolCli(root, "read_file", input, cli),
         startsNode: true,
-      },
+      }),
       nodeCase(root),
       ...floors,
     ];
@@ -398,20 +417,21 @@ const SCRIPT = "/usr/bin/script";
 const REPL_PROMPT = "you > ";
 
 async function startupCases(ctx: Context): Promise<TimingRow[]> {
-  const node = (args: string[]) => async () => void (await runProcess(process.execPath, args, { cwd: ctx.root }));
+  const node = (args: string[]) => async (cli?: string) =>
+    void (await runProcess(process.execPath, [cli ?? CLI, ...args], { cwd: ctx.root }));
   const smallFile = ctx.manifest.rareVisibleFiles[0]; // an ordinary source file of a few KB
   const rows = await measureSection(
     ctx,
     { key: "startup", title: "start-up" },
     [
       nodeCase(ctx.root),
-      { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
-      { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
-      {
+      ...compared(ctx, { id: "version", label: "scout --version", run: node(["--version"]) }),
+      ...compared(ctx, { id: "tool-list", label: "scout tool --list", run: node(["tool", "--list"]) }),
+      ...compared(ctx, {
         id: "read-small",
         label: `scout tool read_file (a ${(fs.statSync(path.join(ctx.root, smallFile)).size / 1000).toFixed(0)} KB file)`,
-        run: () => toolCli(ctx.root, "read_file", { path: smallFile }),
-      },
+        run: (cli) => toolCli(ctx.root, "read_file", { path: smallFile }, cli),
+      }),
     ],
     [NODE_CASE],
   );

@@ -6,6 +6,7 @@
 //   npm run --silent bench -- --json   the same figures as JSON
 //   npm run bench -- --runs 3 --only grep,glob
 //   npm run bench -- --clean           remove the generated tree, and stop
+//   npm run bench -- --compare DIR     also time DIR/dist/cli.js (another checkout, built) in the same sections
 //
 // Progress goes to stderr, so stdout holds only the table or the JSON. Every
 // run also rewrites test/bench/results.json with its figures (for comparing
@@ -51,7 +52,7 @@ const TOOL_PEAK_MB = 100;
 /** Where every run writes its figures: one file, rewritten, for comparing runs. */
 const RESULTS_FILE = path.join(REPO_ROOT, "test", "bench", "results.json");
 
-const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean]`;
+const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean] [--compare DIR]`;
 
 interface Target {
   target: string;
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
       only: { type: "string" },
       seed: { type: "string" },
       clean: { type: "boolean" },
+      compare: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -88,7 +90,9 @@ async function main(): Promise<void> {
   }
   const { root, manifest } = ensureTree(seed, log);
   log(`the benchmark tree: ${root} (reused by every run; npm run bench -- --clean removes it)`);
-  const ctx: Context = { root, manifest, runs, log };
+  const compareCli = values.compare === undefined ? undefined : path.resolve(values.compare, "dist", "cli.js");
+  if (compareCli && !fs.existsSync(compareCli)) throw new Error(`${compareCli} is missing: build that checkout first`);
+  const ctx: Context = { root, manifest, runs, log, compareCli };
 
   const loadBefore = os.loadavg()[0];
   const timings: TimingRow[] = [];
