@@ -16,8 +16,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { estimateTokens } from "../dist/tokens/count.js";
-import { runTool } from "../dist/tools/index.js";
-import { Workspace } from "../dist/workspace/workspace.js";
+import { tools } from "../dist/core/scout.js";
+import { runTool } from "../dist/core/tool.js";
+import { Workspace } from "../dist/core/workspace.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WINDOW = 15; // lines read around a definition
@@ -89,7 +90,7 @@ if (!set) {
 }
 const workspace = new Workspace(set.root);
 const run = async (name, input) => {
-  const result = await runTool(name, input, { workspace });
+  const result = await runTool(name, input, { workspace }, tools);
   if (result.isError) throw new Error(`${name} ${JSON.stringify(input)}: ${result.content}`);
   return result.content;
 };
@@ -101,7 +102,8 @@ async function readWhole(file) {
   for (let offset = 1; ; offset += 100) {
     const text = await run("read_file", { path: file, offset });
     total += tokens(text);
-    if (!/call read_file with offset=/.test(text)) return total;
+    // The footer, the last line, says whether there is more (a line of the file may quote the footer).
+    if (!/call read_file with offset=\d+ to continue\)$/.test(text.split("\n").at(-1))) return total;
   }
 }
 

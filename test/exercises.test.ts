@@ -113,11 +113,12 @@ describe("the judges of lessons 11, 12 and 15 reject wrong work, not only missin
     expect(await failing("answers-11", wrong)).toEqual(["1", "2", "3"]);
   });
 
-  it("lesson 12: one tool call instead of two, and a share far from the measured one", async () => {
+  it("lesson 12: one tool call instead of two, a share far from the measured one, a replay's flag misread", async () => {
     const one = JSON.stringify([
       { type: "tool_use", id: "toolu_1", name: "grep", input: { pattern: "def make_slug" } },
     ]);
-    expect(await failing("answers-12", `1: ${one}\n2: 50\n`)).toEqual(["1", "2"]);
+    expect(await failing("answers-12", `1: ${one}\n2: 50\n4: read_file 4\n`)).toEqual(["1", "2", "4"]);
+    expect(await failing("answers-12", "4: grep 4\n")).toContain("4"); // the right tool at the wrong step
   });
 });
 

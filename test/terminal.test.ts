@@ -57,6 +57,8 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(atPrompt).not.toContain("(toLocaleString)"); // its first call loads locale data (~20 ms)
     pty.type("where is safe_path defined?\r");
     await pty.waitFor(prompts(2));
+    // nor does the first answer: its token counts are grouped by hand, not by toLocaleString (~30 ms the first time)
+    expect(probe.loaded()).not.toContain("(toLocaleString)");
     pty.type("/tokens\r");
     await pty.waitFor(prompts(3));
     pty.type("/exit\r");

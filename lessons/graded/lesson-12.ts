@@ -1,7 +1,10 @@
-// Lesson 12's graded questions, on the wire: a reply that asks for two tools at once, and what share of a request the tool schemas are.
+// Lesson 12's graded questions: on the wire, a reply that asks for two tools at once and what share of a request
+// the tool schemas are; and a recorded session replayed (--replay) after the code it read has changed.
+import fs from "node:fs";
+import path from "node:path";
 import { type Block, reply, startApiServer, text } from "../../test/api-server.js";
 import type { Question } from "./answers.js";
-import { cliWithApi } from "./live.js";
+import { cli, cliWithApi, inSampleCopy } from "./live.js";
 
 const QUESTION = "where is make_slug defined?";
 
@@ -31,6 +34,39 @@ function blockProblem(block: unknown, index: number): string | null {
 }
 
 type WireBlock = { type: string; tool_use_id?: string; is_error?: boolean; content?: unknown };
+
+/**
+ * What exercise 4 has the learner do, done here in a scratch copy of the sample project: record the offline
+ * model's answer with --trace, add a line at the top of the file it read, replay the trace. Returns the tool
+ * whose live result the step log flags first and that step's [n] ("grep 2"), or what went wrong instead.
+ */
+async function firstFlaggedStep(): Promise<string> {
+  return inSampleCopy(async (root) => {
+    const trace = path.join(root, "..", "session.jsonl"); // beside the copy: a trace inside it is a file the tools see
+    const recorded = cli(["--offline", "--trace", trace, "-p", QUESTION], root);
+    if (recorded.status !== 0) throw new Error(`recording failed: ${recorded.stderr.trim().split("\n").pop()}`);
+    const records = fs
+      .readFileSync(trace, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const read = records.find((r) => r.type === "tool" && r.name === "read_file")?.input?.path;
+    if (typeof read !== "string") throw new Error("the recorded answer read no file");
+    const file = path.join(root, read);
+    fs.writeFileSync(file, `# a new first line\n${fs.readFileSync(file, "utf8")}`);
+    const replayed = cli(["--replay", trace, "-p", QUESTION], root);
+    const lines = replayed.stderr.split("\n");
+    const flag = lines.findIndex((line) => /^\(replay: the live \w+ result/.test(line));
+    if (flag === -1) throw new Error(`the replay flagged no step:\n${replayed.stderr}`);
+    const tool = /^\(replay: the live (\w+) result/.exec(lines[flag])![1];
+    const step = lines
+      .slice(0, flag)
+      .reverse()
+      .map((line) => new RegExp(`^\\[(\\d+)\\] ${tool} `).exec(line)?.[1])
+      .find(Boolean);
+    return `${tool} ${step}`;
+  });
+}
 
 export const lesson12: Question[] = [
   {
@@ -81,6 +117,18 @@ export const lesson12: Question[] = [
       const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
       // Within 3 points: measured on pretty-printed JSON (as --full prints it) the share is about 2 points lower.
       return Math.abs(Number(written) - share) <= 3 ? null : `${written} % is not it`;
+    },
+  },
+  {
+    n: 4,
+    ask: 'record the offline model\'s answer to "where is make_slug defined?" with --trace in a copy of the sample project, add a line at the top of the file it read, and replay the trace there with --replay: which tool\'s live result does the step log flag first, at which step? (the tool\'s name and its [n], e.g. "glob 2")',
+    hint: 'Record and replay in the same copy, with the trace beside it (lessons/build/replay.jsonl): the replay answers from the recording, the tools run on the copy, and a line "(replay: the live … result differs …)" follows the step whose result is not the recorded one.',
+    judge: async (answer) => {
+      const written = /^\s*([a-z_]+)[\s,:]*\[?(\d+)\]?\s*$/i.exec(answer);
+      if (!written) return `"${answer}" is not a tool's name and a step number, like "glob 2"`;
+      const [tool, step] = (await firstFlaggedStep()).split(" ");
+      if (written[1].toLowerCase() !== tool) return `the first result the replay flags is not ${written[1]}'s`;
+      return written[2] === step ? null : `${tool}'s result is flagged, but not at step ${written[2]}`;
     },
   },
 ];

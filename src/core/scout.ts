@@ -8,7 +8,7 @@ import { listFiles } from "./list_files.js";
 import { readFile } from "./read_file.js";
 import type { Tool } from "./tool.js";
 
-/** It teaches the workflow the tools were designed for: search first, then read a little. */
+/** The system prompt teaches the workflow the tools were designed for: search first, then read a little. */
 export const SYSTEM_PROMPT = `You are Scout, a read-only code explorer. You answer questions about the code base in the current workspace using four tools: glob, grep, list_files and read_file.
 
 Work like this:

@@ -6,6 +6,7 @@
 // Claude models, which is only approximate for current ones. Every figure
 // says which it is.
 import { createRequire } from "node:module";
+import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { MessageParam } from "../core/loop.js";
 import type { toolSchemas } from "../core/tool.js";
@@ -38,10 +39,11 @@ export function estimateTokens(text: string): number {
 }
 
 /**
- * The tokenizer built on another thread: building it takes ~1.2 s of CPU, which the REPL's first answer
- * would otherwise wait for. warmTokenizer starts the build as the REPL opens, while the person types; then
- * estimateTokens asks the thread and waits for its count (a shared flag, so the call stays synchronous), and
- * waits for the build itself only if Enter came first. If the thread fails, counting falls back to this one.
+ * The tokenizer built on another thread: building it takes 0.2-1.2 s here (the busier the machine, the
+ * longer), which the REPL's first answer would otherwise wait for. warmTokenizer starts the build as the
+ * REPL opens, while the person types; then estimateTokens asks the thread and waits for its count (a shared
+ * flag, so the call stays synchronous), and waits for the build itself only if Enter came first. If the
+ * thread fails, counting falls back to this one.
  */
 let helper: { worker: Worker; flags: Int32Array } | undefined;
 /** How long one count may wait for the thread (the build included) before counting falls back to this thread. */
@@ -57,9 +59,17 @@ parentPort.on("message", (text) => {
   Atomics.notify(flags, 0);
 });`;
 
-/** Starts building the tokenizer on a worker thread (once); the process does not wait for it to exit. */
+/**
+ * Starts building the tokenizer on a worker thread (once); the process does not wait for it to exit.
+ * The tokenizer is WebAssembly, and V8 recompiles its hot functions with its optimizing compiler as
+ * they run; on 2 busy cores that recompiling costs more than it saves: the build took a median 666 ms
+ * with it and 241 ms without (8 builds each, load average 6). The baseline code alone counts a
+ * 30,000-character result in ~10 ms instead of ~7: a good trade for the REPL, the only caller (the flag
+ * is process-wide, and nothing else in the REPL is WebAssembly).
+ */
 export function warmTokenizer(): void {
   if (encoder || helper) return;
+  v8.setFlagsFromString("--liftoff-only");
   const shared = new SharedArrayBuffer(8);
   const tokenizer = createRequire(import.meta.url).resolve("@anthropic-ai/tokenizer");
   const worker = new Worker(HELPER_SOURCE, { eval: true, workerData: { shared, tokenizer } });

@@ -17,11 +17,19 @@ export interface Timing {
   samplesMs: number[];
 }
 
+/** What a function returns that times itself from a moment inside its run (Enter, in a REPL), not from its start. */
+export interface SelfTimed {
+  elapsedMs: number;
+}
+const isSelfTimed = (result: unknown): result is SelfTimed =>
+  typeof result === "object" && result !== null && typeof (result as SelfTimed).elapsedMs === "number";
+
 /**
  * Times each function `runs` times after the warm-up, interleaved (A B C, A B
  * C, ...): on a shared machine load comes and goes, and interleaving spreads
  * it over every case instead of landing on one. The median resists a noisy
  * neighbour; the min shows the best case. `onResult` gets each call's result.
+ * A function that returns SelfTimed is timed by what it says, not from its start.
  */
 export async function timeInterleaved<T>(
   runs: number,
@@ -33,7 +41,7 @@ export async function timeInterleaved<T>(
     for (const [i, fn] of fns.entries()) {
       const start = performance.now();
       const result = await fn();
-      const elapsed = performance.now() - start;
+      const elapsed = isSelfTimed(result) ? result.elapsedMs : performance.now() - start;
       if (run >= 0) samples[i].push(elapsed);
       onResult?.(i, result);
     }
@@ -129,10 +137,16 @@ export function timeEnterToOutput(
   command: string,
   args: string[],
   cwd: string,
-  { prompt, keys, keyGapMs, marker }: { prompt: string; keys: string; keyGapMs: number; marker: string },
+  {
+    prompt,
+    keys,
+    keyGapMs,
+    marker,
+    env,
+  }: { prompt: string; keys: string; keyGapMs: number; marker: string; env?: NodeJS.ProcessEnv },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     let output = "";
     let enter: number | null = null;
     let elapsed: number | null = null;
@@ -167,6 +181,22 @@ export function timeEnterToOutput(
         : resolve(elapsed),
     );
   });
+}
+
+/**
+ * Runs `fn` with every core kept busy by a process spinning at full speed, as on a machine shared with a
+ * build or a test run: the figures say what a learner waits for when the machine is not theirs alone.
+ */
+export async function withCoresBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const spinners = os.cpus().map(() => spawn(process.execPath, ["-e", "for (;;);"], { stdio: "ignore" }));
+  try {
+    await Promise.all(
+      spinners.map((child) => new Promise((spawned, failed) => child.once("spawn", spawned).once("error", failed))),
+    );
+    return await fn();
+  } finally {
+    for (const child of spinners) child.kill("SIGKILL");
+  }
 }
 
 // ---------------------------------------------------------------- memory
