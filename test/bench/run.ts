@@ -8,6 +8,7 @@
 //   npm run bench -- --only repl       the REPL's start-up and first answer (no generated tree: quick)
 //   npm run bench -- --clean           remove the generated tree, and stop
 //   npm run bench -- --compare DIR     also time DIR/dist/cli.js (another checkout, built) in the same sections
+//   npm run bench -- --tree learner    on a learner-sized tree (1,000 files) instead of the large one
 //
 // Progress goes to stderr, so stdout holds only the table or the JSON. Every
 // run also rewrites test/bench/results.json with its figures (for comparing
@@ -32,7 +33,7 @@ import {
   type TimingRow,
 } from "./cases.js";
 import { DEFAULT_RUNS, WARMUP_RUNS, hasGnuTime } from "./measure.js";
-import { DEFAULT_SEED, ensureTree, treeLocation, type Manifest } from "./tree.js";
+import { DEFAULT_SEED, ensureTree, TREE_SIZES, type TreeSize, treeLocation, type Manifest } from "./tree.js";
 
 /**
  * The targets of issue 28: through the CLI, what a user types, as the ratio
@@ -59,7 +60,7 @@ const TOOL_PEAK_MB = 100;
 /** Where every run writes its figures: one file, rewritten, for comparing runs. */
 const RESULTS_FILE = path.join(REPO_ROOT, "test", "bench", "results.json");
 
-const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean] [--compare DIR]`;
+const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean] [--compare DIR] [--tree ${Object.keys(TREE_SIZES).join("|")}]`;
 
 interface Target {
   target: string;
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       clean: { type: "boolean" },
       compare: { type: "string" },
+      tree: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -84,19 +86,20 @@ async function main(): Promise<void> {
   const seed = Number(values.seed ?? DEFAULT_SEED);
   const only = (values.only?.split(",") ?? [...GROUPS]) as Group[];
   const unknown = only.filter((g) => !GROUPS.includes(g));
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length)
+  const size = (values.tree ?? "large") as TreeSize;
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length || !(size in TREE_SIZES))
     throw new Error(`bad arguments\n${USAGE}`);
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm run bench does)`);
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (values.clean) {
-    const { dir } = treeLocation(seed);
+    const { dir } = treeLocation(seed, size);
     fs.rmSync(dir, { recursive: true, force: true });
     log(`removed the benchmark tree ${dir}`);
     return;
   }
   // The REPL group runs on the lessons' sample project; every other group needs the generated tree.
-  const tree = only.some((group) => group !== "repl") ? ensureTree(seed, log) : undefined;
+  const tree = only.some((group) => group !== "repl") ? ensureTree(seed, log, size) : undefined;
   if (tree) log(`the benchmark tree: ${tree.root} (reused by every run; npm run bench -- --clean removes it)`);
   const compareCli = values.compare === undefined ? undefined : path.resolve(values.compare, "dist", "cli.js");
   if (compareCli && !fs.existsSync(compareCli)) throw new Error(`${compareCli} is missing: build that checkout first`);
