@@ -2,19 +2,19 @@
 // cases it must pass; lessons/check.ts runs them, test/exercises.test.ts proves each solvable.
 //
 // Two kinds. A code exercise's cases are the very ones Scout's own code
-// passes in npm test (test/cases/), so "PASS" means "as good as Scout's own,
+// passes in npm test (lessons/cases/), so "PASS" means "as good as Scout's own,
 // by Scout's tests". An answers exercise (the answers lessons: 0, 1, 3-6, 8-12 and 14) judges a text file of
 // answers against truths computed live from Scout's code (lessons/graded/),
 // so a change that makes a lesson false makes its solution fail in npm test.
 import { pathToFileURL } from "node:url";
-import type { Case } from "../test/cases/case.js";
-import { listFilesCases } from "../test/cases/list_files.js";
-import { loopCases } from "../test/cases/loop.js";
-import { modelCases } from "../test/cases/model.js";
-import { type Outline, outlineCases } from "../test/cases/outline.js";
-import { type DenyTools, permissionCases } from "../test/cases/permissions.js";
-import { editFileCases, type MakeEditFile } from "../test/cases/edit_file.js";
-import { startApiServer } from "../test/api-server.js";
+import type { Case } from "./cases/case.js";
+import { listFilesCases } from "./cases/list_files.js";
+import { loopCases } from "./cases/loop.js";
+import { modelCases } from "./cases/model.js";
+import { type Outline, outlineCases } from "./cases/outline.js";
+import { type DenyTools, permissionCases } from "./cases/permissions.js";
+import { editFileCases, type MakeEditFile } from "./cases/edit_file.js";
+import { startApiServer } from "./cases/api-server.js";
 import { checkAnswers, type Question } from "./graded/answers.js";
 import { firstCaseCases } from "./graded/first-case.js";
 import { lesson00 } from "./graded/lesson-00.js";

@@ -1,11 +1,11 @@
-// Shows a real request, offline: Scout (the real CLI and SDK) → lessons/proxy.mjs → test/api-server.ts, a stand-in for the API.
+// Shows a real request, offline: Scout (the real CLI and SDK) → lessons/proxy.mjs → lessons/cases/api-server.ts, a stand-in for the API.
 //
 // The stand-in answers with a grep call and then an answer, as Claude might;
 // the proxy prints each request Scout sends, then Scout's own output follows.
 // Usage: npm run proxy-demo [-- "question"]
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { reply, startApiServer, text, toolUse } from "../test/api-server.js";
+import { reply, startApiServer, text, toolUse } from "./cases/api-server.js";
 import { cliWithApi, REPO_ROOT } from "./graded/live.js";
 
 // Loaded by path: this file also runs compiled, from node_modules/.cache, where proxy.mjs is not.

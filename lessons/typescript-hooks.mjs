@@ -3,7 +3,9 @@
 // `node --import ./lessons/typescript-hooks.mjs lessons/check.ts` registers the
 // hooks below. Only the files a check imports are compiled, one by one, with no
 // type check, and each result is kept in node_modules/.cache/scout-ts/ until
-// its file changes: a check takes about a second instead of the 10 s that
+// its file changes, under its name and content (the output depends on nothing
+// else, not on its folder, so a copy of the repository reuses it; the check's
+// tests run copies): a check takes about a second instead of the 10 s that
 // compiling all of lessons/ with tsc took. Types are checked by your editor and by
 // `npx tsc -p test --noEmit` (which npm test runs on the shipped files).
 // A syntax error is still reported, with its file and line.
@@ -47,9 +49,10 @@ export async function load(url, context, nextLoad) {
   if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
   const file = fileURLToPath(url);
   const source = fs.readFileSync(file, "utf8");
+  // transpileModule's output, its source map included, depends on the file's name and text only, not its folder.
   const cached = path.join(
     CACHE,
-    `${crypto.createHash("sha256").update(file).update("\0").update(source).digest("hex")}.js`,
+    `${crypto.createHash("sha256").update(path.basename(file)).update("\0").update(source).digest("hex")}.js`,
   );
   if (fs.existsSync(cached)) return { format: "module", source: fs.readFileSync(cached, "utf8"), shortCircuit: true };
   typescript ??= (await import("typescript")).default;

@@ -6,10 +6,8 @@
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
 // Each command imports what it uses when it runs (`await import`): `scout
-// --version` loads this file alone (with its escaper and option parser), `scout tool` no model, no REPL.
+// --version` loads this file alone, `scout tool` no model, no REPL.
 import fs from "node:fs";
-import { parseOptions } from "./parse-options.js";
-import { escapeControl } from "./guards/escape.js";
 
 const usage = async () => {
   const { DEFAULT_MAX_STEPS } = await import("./core/loop.js");
@@ -83,6 +81,12 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return (await import("./tool-command.js")).toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
   if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
+  // Alone, it needs no option parser (a module more, and Node's parseArgs: ~5 ms of a 100 ms start, issue 28).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    console.log(readVersion());
+    return 0;
+  }
+  const { parseOptions } = await import("./parse-options.js");
   const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: OPTIONS });
   if (values.help) {
     console.log(await usage());
@@ -142,6 +146,7 @@ main(process.argv.slice(2)).then(
   async (error) => {
     const { UsageError } = await import("./options.js");
     const { OptionError, didYouMean } = await import("./parse-options.js");
+    const { escapeControl } = await import("./guards/escape.js");
     const usage = error instanceof UsageError || error instanceof OptionError;
     console.error(escapeControl(`scout: ${(error as Error).message}${usage ? await didYouMean(error) : ""}`));
     if (usage) console.error("Try: scout --help");

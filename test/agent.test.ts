@@ -1,4 +1,4 @@
-// The loop against a scripted model. The shared cases live in test/cases/loop.ts, so
+// The loop against a scripted model. The shared cases live in lessons/cases/loop.ts, so
 // `npm run check -- loop` holds a learner's loop (lessons/build/loop.ts) to exactly those tests,
 // step-through mode (pause) and Ctrl-C between tool calls included; a tool that holds the thread is tested here.
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { type MessageParam, runTurn } from "../src/core/loop.js";
 import { scriptedModel, toolUse as use } from "../src/models/scripted.js";
 import { ok, type Tool } from "../src/core/tool.js";
 import { Workspace } from "../src/core/workspace.js";
-import { loopCases } from "./cases/loop.js";
+import { loopCases } from "../lessons/cases/loop.js";
 import { makeTree } from "./helpers.js";
 
 describe("runTurn", () => {

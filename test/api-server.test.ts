@@ -2,7 +2,7 @@
 // (non-streaming and count_tokens) that the CLI tests do not reach.
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 
 let api: ApiServer;
 let client: Anthropic;

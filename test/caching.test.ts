@@ -1,6 +1,6 @@
 // Prompt caching, money and /request, through the real CLI and SDK against our own Messages-API server.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { BUILDS } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
 

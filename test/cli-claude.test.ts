@@ -15,7 +15,7 @@ import {
   text,
   toolUse,
   type ApiServer,
-} from "./api-server.js";
+} from "../lessons/cases/api-server.js";
 import { makeTree, runCli, startCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
 
@@ -474,8 +474,7 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
     api.script(stall("The answer begins"), reply([text("The second answer.")]));
     const { child, exited } = startScout();
     child.stdin.end("first?\nsecond?\n");
-    await api.waitForRequests(1);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // let the partial text arrive (the test holds either way)
+    await api.waitForStalls(1); // the partial text has left the server: SIGINT comes in the middle of the answer
     child.kill("SIGINT");
     const run = await exited;
 

@@ -3,6 +3,7 @@
 // exit statuses. The real CLI as a child process, no model needed.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { OFFLINE_BY_CHOICE_NOTICE, OFFLINE_NOTICE } from "../src/models/offline.js";
 import { call, runCli, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -81,9 +82,9 @@ describe("help and notices", () => {
       cwd: root,
       env: { ANTHROPIC_API_KEY: "k" },
     });
-    expect(run.stderr).toContain(
-      "(offline teaching model (--offline): a fixed search-then-read policy, not an LLM (it finds definitions, usages, test files, files by kind, folders and text, and explains nothing))\n",
-    );
+    // The label for a choice, not the one that asks for a key (the wording is the lessons' to show).
+    expect(run.stderr).toContain(`(${OFFLINE_BY_CHOICE_NOTICE})\n`);
+    expect(run.stderr).not.toContain(OFFLINE_NOTICE);
     expect(run.stderr).not.toContain("set ANTHROPIC_API_KEY");
     expect(run.stderr).toContain("(--model claude-opus-4-1 is ignored: the offline teaching model answers)\n");
     expect(run.code).toBe(0);

@@ -12,14 +12,14 @@ import { runTool } from "../src/core/tool.js";
 import { listFiles } from "../src/core/list_files.js";
 import { fail, type Tool } from "../src/core/tool.js";
 import { Workspace } from "../src/core/workspace.js";
-import { startApiServer } from "./api-server.js";
-import { type Case, withTree } from "./cases/case.js";
-import { listFilesCases } from "./cases/list_files.js";
-import { modelCases } from "./cases/model.js";
-import type { Outline } from "./cases/outline.js";
-import { type DenyTools, permissionCases } from "./cases/permissions.js";
-import { loopCases, type RunTurn } from "./cases/loop.js";
-import { outlineCases } from "./cases/outline.js";
+import { startApiServer } from "../lessons/cases/api-server.js";
+import { type Case, withTree } from "../lessons/cases/case.js";
+import { listFilesCases } from "../lessons/cases/list_files.js";
+import { modelCases } from "../lessons/cases/model.js";
+import type { Outline } from "../lessons/cases/outline.js";
+import { type DenyTools, permissionCases } from "../lessons/cases/permissions.js";
+import { loopCases, type RunTurn } from "../lessons/cases/loop.js";
+import { outlineCases } from "../lessons/cases/outline.js";
 import { outline as solutionOutline } from "../lessons/solutions/outline.js";
 import { runTurn } from "../src/core/loop.js";
 import { makeTree, REPO_ROOT } from "./helpers.js";
@@ -41,6 +41,23 @@ describe("each exercise", { timeout: 60_000 }, () => {
 });
 
 describe("the course's exercises", () => {
+  it("the course imports nothing from test/: the cases and the stand-in API it shares with npm test are in lessons/cases/", () => {
+    const lessons = path.join(REPO_ROOT, "lessons");
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const abs = path.join(dir, entry.name);
+        if (entry.isDirectory()) return ["build", "sample-project"].includes(entry.name) ? [] : sources(abs);
+        return /\.(ts|mjs)$/.test(entry.name) ? [abs] : [];
+      });
+    const fromTest = sources(lessons).flatMap((file) =>
+      [...fs.readFileSync(file, "utf8").matchAll(/(?:from|import\()\s*["']([^"']+)["']/g)]
+        .filter((m) => path.resolve(path.dirname(file), m[1]).startsWith(path.join(REPO_ROOT, "test") + path.sep))
+        .map((m) => `${path.relative(REPO_ROOT, file)}: ${m[1]}`),
+    );
+    expect(sources(lessons).length).toBeGreaterThan(20);
+    expect(fromTest).toEqual([]);
+  });
+
   it("every lesson but the appendix (15) has exercises npm run check grades, and says how to run them", () => {
     const lessons = [...new Set(exercises.map((e) => e.lesson))].sort((a, b) => a - b);
     expect(lessons).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
@@ -391,7 +408,10 @@ describe("npm run check", { timeout: 60_000 }, () => {
   it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", () => {
     const dir = makeTree(
       {
-        "spin.ts": "export async function runTurn(): Promise<never> {\n  for (;;) {}\n}\n",
+        // Never gives the event loop back, as `for (;;) {}` does, but blocks in Atomics.wait instead of burning a core
+        // for the whole deadline (12 s of CPU that every other test on the machine waited for).
+        "spin.ts":
+          "export async function runTurn(): Promise<never> {\n  const blocked = new Int32Array(new SharedArrayBuffer(4));\n  for (;;) Atomics.wait(blocked, 0, 0, 1_000);\n}\n",
         "grow.ts":
           "export async function runTurn(): Promise<never> {\n  const kept: number[][] = [];\n  for (;;) kept.push(new Array(100_000).fill(1));\n}\n",
         "quit.ts": "process.exit(0);\nexport async function runTurn() {}\n",
@@ -443,11 +463,31 @@ describe("npm run check", { timeout: 60_000 }, () => {
   });
 });
 
+describe("the lessons' TypeScript hooks", () => {
+  it("compile a file once for all its copies: the cache is keyed on its name and content, not its folder", () => {
+    // The check's own tests run copies of the repository; each copy compiled everything again, loading TypeScript
+    // in every child, and under load a child took longer than the check's 15 s to load.
+    const marker = `compiled-once-${process.pid}-${Date.now()}`;
+    const source = `export const marker: string = "${marker}";\n`;
+    const hooks = path.join(REPO_ROOT, "lessons", "typescript-hooks.mjs");
+    for (const dir of [makeTree({ "same.ts": source }), makeTree({ "same.ts": source })]) {
+      const run = spawnSync(process.execPath, ["--import", hooks, path.join(dir, "same.ts")], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const cache = path.join(REPO_ROOT, "node_modules", ".cache", "scout-ts");
+    const holding = fs
+      .readdirSync(cache)
+      .filter((name) => name.endsWith(".js") && fs.readFileSync(path.join(cache, name), "utf8").includes(marker));
+    for (const name of holding) fs.rmSync(path.join(cache, name));
+    expect(holding).toHaveLength(1);
+  });
+});
+
 describe("npm run check's board and watch mode, on a copy of the repository's lessons", { timeout: 120_000 }, () => {
-  /** A scratch repository: lessons/ and what it imports (src, test/cases, test/api-server.ts), node_modules linked. */
+  /** A scratch repository: lessons/ (its cases included) and what it imports, src/; node_modules and dist linked. */
   function scratchRepo(): string {
     const root = makeTree({ "package.json": '{"name":"scout","type":"module"}\n' }, "scout-board-");
-    for (const dir of ["src", "lessons", "test"])
+    for (const dir of ["src", "lessons"])
       fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), {
         recursive: true,
         preserveTimestamps: true, // the sample project's order of results depends on them

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { grep, MAX_CONTEXT } from "../src/core/grep.js";
 import { MAX_MATCH_CHARS, MAX_SEARCH_FILE_BYTES, RG_TIMEOUT_MS, rgArguments } from "../src/guards/rg-search.js";
+import { formatCount } from "../src/guards/format.js";
 import { MAX_PATTERN_CHARS } from "../src/guards/patterns.js";
 import { runTool } from "../src/core/tool.js";
 import { MAX_RG_MEMORY_BYTES, newOutcome, ripgrep } from "../src/guards/ripgrep.js";
@@ -446,7 +447,7 @@ describe("grep: long patterns", () => {
     expect(content).toBe(
       "Error: pattern is 200,000 characters long, over the 10,000-character limit; use a shorter pattern",
     );
-    expect(grep.description).toContain("pattern and include up to 10,000 characters.");
+    expect(grep.description).toContain(`${formatCount(MAX_PATTERN_CHARS)} characters`);
   });
 
   it(`quotes a long pattern back clipped to ${MAX_ECHO_CHARS} characters in "No matches"`, async () => {

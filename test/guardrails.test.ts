@@ -859,7 +859,8 @@ describe("the character budget", () => {
 
   it("is stated in every tool's description", () => {
     for (const tool of tools) expect(tool.description).toContain(BUDGET_NOTE);
-    expect(BUDGET_NOTE).toBe("A result is at most 30,000 characters.");
+    // The sentence states the real cap, grouped as every figure a person reads (its wording is free).
+    expect(BUDGET_NOTE).toContain(`${formatCount(MAX_RESULT_CHARS)} characters`);
   });
 
   it('groups digits as toLocaleString("en-US") does, without loading locale data', () => {

@@ -8,12 +8,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { runTool } from "../src/core/tool.js";
 import { Workspace } from "../src/core/workspace.js";
-import { setMtime, type TreeFile, writeTree } from "./cases/case.js";
+import { setMtime, type TreeFile, writeTree } from "../lessons/cases/case.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
 
-// Trees are written, and mtimes set, by test/cases/case.ts: the lessons' check runs its cases without vitest.
+// Trees are written, and mtimes set, by lessons/cases/case.ts: the lessons' check runs its cases without vitest.
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */
 export type FileSpec = TreeFile;
 export { setMtime };
@@ -22,7 +22,7 @@ export { setMtime };
 const trees: string[] = [];
 afterAll(() => {
   for (const root of trees.splice(0)) removeTree(root);
-});
+}, 300_000); // a watchdog: list_files' tree of 101,000 entries took over vitest's 10 s to remove with both cores busy
 
 /** Removes a tree, with `rm -rf` where one holds a folder deeper than one path can name (fs.rmSync: ENAMETOOLONG). */
 function removeTree(root: string): void {

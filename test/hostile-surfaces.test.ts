@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeApiError } from "../src/models/api-errors.js";
 import { PersonFileAppender, readPersonFile } from "../src/person-file.js";
 import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/guards/tool-calls.js";
-import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "./api-server.js";
+import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };

@@ -7,7 +7,7 @@ import type { LabReport } from "../src/lab/report.js";
 import { makeTools } from "../src/lab/designs.js";
 import { toolSchemas } from "../src/core/tool.js";
 import { DEFAULT_DESIGN } from "../src/lab/designs.js";
-import { type ApiServer, apiError, count, reply, startApiServer, text } from "./api-server.js";
+import { type ApiServer, apiError, count, reply, startApiServer, text } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 
 let api: ApiServer;

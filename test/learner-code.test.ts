@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { reply, startApiServer, text } from "./api-server.js";
+import { reply, startApiServer, text } from "../lessons/cases/api-server.js";
 import { REPO_ROOT, runCli, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();

@@ -30,6 +30,7 @@
 // around a block may need to change too.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, REPO_ROOT } from "./helpers.js";
@@ -39,8 +40,8 @@ const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
 /** Files that lesson 14's projects ask the learner to write: cited, but not there yet. */
 const FILES_EXERCISES_ASK_FOR = ["src/core/outline.ts", "src/models/openai.ts"];
 const SAMPLE_PROJECT = path.join(LESSONS_DIR, "sample-project");
-/** A guard against a command that hangs, not a speed test: `npm run check` compiles the lessons first, which took
- * over 30 s on a 2-core machine at load 20-30. */
+/** A guard against a command that hangs, not a speed test: a lab run over a question set took over 30 s on a 2-core
+ * machine at load 20-30. */
 const COMMAND_TIMEOUT_MS = 120_000;
 const UPDATE = process.env.LESSONS_UPDATE === "1";
 
@@ -124,6 +125,15 @@ const ENV: NodeJS.ProcessEnv = (() => {
   return env;
 })();
 
+/**
+ * The real npx, for a lesson's first block: the first time npx meets a checkout (a fresh clone), it installs it
+ * into its cache as a link, and npm runs the linked package's "prepare" script, `npm run build`: tsc rewrote all of
+ * dist/ while other blocks and test files were importing it (a block once failed to import `escapeControl` from a
+ * half-written dist/escape.js), and spent ~8 s of CPU. npm test has just built dist/, so npx skips the scripts;
+ * what `npx scout` prints is the same.
+ */
+const REAL_NPX_ENV: NodeJS.ProcessEnv = { ...ENV, npm_config_ignore_scripts: "true" };
+
 /** `npx scout …` is `node dist/cli.js …`; any other npx command is left alone. */
 const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
 
@@ -132,11 +142,11 @@ const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"
  * is the real npx, as the learner types it (each lesson's first block runs so): a command that only works as
  * `node dist/cli.js` (npx inside another package's folder finds that package, not Scout) fails there.
  */
-function runCommand(command: string, cwd: string, realNpx = false): Promise<string> {
+function runCommand(command: string, cwd: string, realNpx = false, env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", `exec 2>&1\n${realNpx ? "" : PRELUDE}\n${command}`], {
       cwd,
-      env: ENV,
+      env: { ...(realNpx ? REAL_NPX_ENV : ENV), ...env },
       stdio: ["ignore", "pipe", "ignore"],
       detached: true,
     });
@@ -216,6 +226,8 @@ beforeAll(() => {
   // So is this: the learner's working copies in lessons/build/, which the lessons cite.
   execFileSync(process.execPath, [path.join(LESSONS_DIR, "working-copies.mjs")], { stdio: "inherit" });
   if (!fs.existsSync(CLI)) throw new Error("dist/cli.js is missing: run npm run build first");
+  // On a fresh clone npx first installs the checkout into its cache: once here, not in each first block at once.
+  execFileSync("npx", ["scout", "--version"], { cwd: REPO_ROOT, env: REAL_NPX_ENV, stdio: "ignore" });
 });
 
 afterAll(() => {
@@ -243,6 +255,24 @@ describe("the sample project", () => {
 
   it("has no package.json, so `npx scout` inside it still finds Scout", () => {
     expect(fs.existsSync(path.join(SAMPLE_PROJECT, "package.json"))).toBe(false);
+  });
+});
+
+describe("a lesson's real npx", () => {
+  it("leaves dist/ as it is, even where npx has never seen this checkout (it used to run npm run build)", async () => {
+    const npmCache = fs.mkdtempSync(path.join(os.tmpdir(), "scout-npx-cache-"));
+    const builtAt = () =>
+      filesUnder(path.join(REPO_ROOT, "dist")).map((file) => `${file} ${fs.statSync(file).mtimeMs}`);
+    const before = builtAt();
+    try {
+      // A cache of its own: npx installs this checkout as on a fresh clone, whatever earlier runs left.
+      expect(await runCommand("npx scout --version", SAMPLE_PROJECT, true, { npm_config_cache: npmCache })).toMatch(
+        /^scout \d+\.\d+\.\d+$/,
+      );
+    } finally {
+      fs.rmSync(npmCache, { recursive: true, force: true });
+    }
+    expect(builtAt(), "dist/ was rewritten while the blocks and other test files use it").toEqual(before);
   });
 });
 
@@ -372,6 +402,7 @@ describe("what the lessons cite exists", () => {
   const codeText = [
     srcText,
     ...filesUnder(path.join(REPO_ROOT, "test")).filter((file) => file.endsWith(".ts")),
+    ...filesUnder(path.join(LESSONS_DIR, "cases")),
     ...filesUnder(LESSONS_DIR).filter((file) => file.endsWith(".mjs")),
   ]
     .map((text) => (text === srcText ? text : fs.readFileSync(text, "utf8")))
@@ -416,11 +447,11 @@ describe("what the lessons cite exists", () => {
         if (!fs.existsSync(path.join(REPO_ROOT, span)) && !FILES_EXERCISES_ASK_FOR.includes(span))
           problems.push(`path \`${span}\` does not exist`);
       }
-      // Names such as `runTurn` or `isVisible()`: code Scout has (src, tests, lesson scripts).
+      // Names such as `runTurn` or `isVisible()`: code Scout has (src, tests, the shared cases, lesson scripts).
       for (const span of spans.filter((s) => /^[a-z]+[A-Z]\w*(\(\))?$/.test(s))) {
         const name = span.replace(/\(\)$/, "");
         if (!new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(codeText))
-          problems.push(`name \`${span}\` is not in src/, test/ or lessons/*.mjs`);
+          problems.push(`name \`${span}\` is not in src/, test/, lessons/cases/ or lessons/*.mjs`);
       }
       expect(problems, `lessons/${file}`).toEqual([]);
     });

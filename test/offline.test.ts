@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runTurn, type MessageParam, type StepEvent } from "../src/core/loop.js";
 import { tools as scoutTools } from "../src/core/scout.js";
 import type { Tool } from "../src/core/tool.js";
-import { offlineModel } from "../src/models/offline.js";
+import { OFFLINE_NOTICE, offlineModel } from "../src/models/offline.js";
 import { definitionPattern, topLevelPattern } from "../src/models/offline/definitions.js";
 import { parseQuestion, TEST_FILES } from "../src/models/offline/question.js";
 import { Workspace } from "../src/core/workspace.js";
@@ -302,7 +302,7 @@ describe("offline teaching model", () => {
       env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined },
     });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("offline teaching model: a fixed search-then-read policy, not an LLM");
+    expect(run.stderr).toContain(`(${OFFLINE_NOTICE})\n`);
     expect(run.stderr).toMatch(/\[2\] grep \{"pattern":".*handleRequest.* → 1 matching line in 1 file/);
     expect(run.stderr).toMatch(/turn: grep → read_file → answer · 3 model calls/);
     expect(run.stdout).toContain("`handleRequest` is defined at src/api.ts:3:");

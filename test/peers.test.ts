@@ -5,6 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SMART_CASE } from "../src/core/tool.js";
 import { MAX_ENTRIES_READ } from "../src/guards/similar-paths.js";
 import { CLI, call, makeTree } from "./helpers.js";
 
@@ -114,9 +115,8 @@ describe("also found: one case rule for grep and glob, and a budget note that na
     expect((await call(root, "grep", { pattern: "TODO" })).content).toBe("Notes.TXT:1:TODO one");
     expect((await call(root, "glob", { pattern: "*.txt" })).content).toBe("Notes.TXT");
     const { tools } = await import("../src/core/scout.js");
-    const sentence = "Smart case: a pattern without upper-case letters ignores case.";
     for (const name of ["grep", "glob"])
-      expect(tools.find((tool) => tool.name === name)?.description).toContain(sentence);
+      expect(tools.find((tool) => tool.name === name)?.description).toContain(SMART_CASE);
   });
 
   it("a grep result cut at the budget advises grep's own arguments, never a limit grep does not have", async () => {

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ApiServer, reply, slow, startApiServer, text, toolUse } from "./api-server.js";
+import { type ApiServer, reply, slow, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
 import { shellCommand, treeMaker } from "./helpers.js";
 import { prompts, scoutOnPty } from "./pty.js";
 
@@ -71,7 +71,11 @@ describe("keys in bursts", { timeout: 90_000 }, () => {
   it("a window that narrows redraws a wrapped input line from its first row", async () => {
     const pty = scoutOnPty(tree(FILES));
     await pty.waitFor(/you > /);
+    // Scout redraws its prompt when it sees the new width; under load that redraw came after the typing, with a
+    // cursor-up of its own (1A) that the wait below took for the one after the narrowing: type only after it.
+    const unsized = pty.raw().length;
     pty.resize(80);
+    await pty.waitFor(new RegExp(`^[^]{${unsized}}[^]*you > `), true);
     const line = "x".repeat(100); // "you > " and 100 characters: 2 rows at 80 columns, 3 at 40
     await pty.keys(line);
     await pty.waitFor(/x{100}/);

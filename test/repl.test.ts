@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply, slow, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { reply, slow, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { treeMaker } from "./helpers.js";
 import { prompts, scoutOnPty } from "./pty.js";
 

@@ -9,7 +9,7 @@ import { estimateTokens } from "../src/tokens/count.js";
 import { tokenizerRatio } from "../src/tokens/model-sizes.js";
 import { CACHE_COLOURS, CATEGORY_COLOURS, renderSessionPage } from "../src/tokens/session-page.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
-import { type ApiServer, reply, startApiServer, text, toolUse } from "./api-server.js";
+import { type ApiServer, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
 import { CHROMIUM, chromium, colourCounts, elements, requireChromium } from "./chromium.js";
 import { makeTree, runCli } from "./helpers.js";
 import { readPng } from "./png.js";

@@ -2,7 +2,7 @@
 // Scout keeps the terminal in raw mode, so Ctrl-C / Ctrl-D arrive as the
 // bytes \x03 / \x04 and the pty sends no SIGINT to anyone.
 import { describe, expect, it } from "vitest";
-import { hang, reply, stall, startApiServer, text } from "./api-server.js";
+import { hang, reply, stall, startApiServer, text } from "../lessons/cases/api-server.js";
 import { type Launch, makeTree, runCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
 import { drawnRows, prompts, scoutOnPty } from "./pty.js";

@@ -7,7 +7,7 @@ import { FIXED_QUESTION, measureSchemaCosts, type SchemaCosts } from "../src/tok
 import { SessionUsage } from "../src/tokens/session-usage.js";
 import { tools } from "../src/core/scout.js";
 import { toolSchemas } from "../src/core/tool.js";
-import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "./api-server.js";
+import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { BUILDS, type Build } from "./fifth-tool.js";
 import { makeTree, runCli } from "./helpers.js";
 

@@ -7,7 +7,7 @@ import { formatCount } from "../src/guards/format.js";
 import { formatDollars } from "../src/tokens/prices.js";
 import { parseTrace } from "../src/tokens/trace-read.js";
 import { simulateCaching } from "../src/tokens/what-if.js";
-import { count, startApiServer, type ApiServer } from "./api-server.js";
+import { count, startApiServer, type ApiServer } from "../lessons/cases/api-server.js";
 import { makeTree, runCli } from "./helpers.js";
 
 const dir = makeTree({}, "scout-whatif-");

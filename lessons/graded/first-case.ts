@@ -5,8 +5,8 @@
 // lessons/solutions/outline.ts.
 import fs from "node:fs";
 import { outline as finishedOutline } from "../solutions/outline.js";
-import type { Case } from "../../test/cases/case.js";
-import type { Outline } from "../../test/cases/outline.js";
+import type { Case } from "../cases/case.js";
+import type { Outline } from "../cases/outline.js";
 import { fail, ok } from "../../src/core/tool.js";
 
 /** The finished tool, its result changed by `change`. */
@@ -60,7 +60,7 @@ async function outcome(testCase: Case<Outline>, tool: Outline): Promise<string |
 export const firstCaseCases: Case<Case<Outline>>[] = [
   {
     name: "has a name and a hint, as every shared case does",
-    hint: "name says what it checks, in one line; hint says where to look when it fails (see test/cases/outline.ts).",
+    hint: "name says what it checks, in one line; hint says where to look when it fails (see lessons/cases/outline.ts).",
     run: async (testCase) => {
       for (const field of ["name", "hint"] as const) {
         const value: unknown = testCase[field];
@@ -79,7 +79,7 @@ export const firstCaseCases: Case<Case<Outline>>[] = [
   })),
   {
     name: "passes against a finished outline tool (lessons/solutions/outline.ts)",
-    hint: "Definitions are listed as LINE: TEXT, the line as it is; read a case in test/cases/outline.ts for the exact format.",
+    hint: "Definitions are listed as LINE: TEXT, the line as it is; read a case in lessons/cases/outline.ts for the exact format.",
     run: async (testCase) => {
       const failure = await outcome(testCase, finishedOutline);
       if (failure !== null) throw new Error(`it fails on a right tool: ${failure}`);

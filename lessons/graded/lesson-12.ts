@@ -2,7 +2,7 @@
 // the tool schemas are; and a recorded session replayed (--replay) after the code it read has changed.
 import fs from "node:fs";
 import path from "node:path";
-import { type Block, reply, startApiServer, text } from "../../test/api-server.js";
+import { type Block, reply, startApiServer, text } from "../cases/api-server.js";
 import type { Question } from "./answers.js";
 import { cli, cliWithApi, inSampleCopy } from "./live.js";
 
@@ -72,7 +72,7 @@ export const lesson12: Question[] = [
   {
     n: 1,
     ask: 'write the first reply\'s content, as proxy-demo.ts scripts it but in JSON (an array of blocks), so that Scout runs two tools in one step: grep for "def make_slug" and glob for "**/*.py"',
-    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in test/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
+    hint: 'A tool_use block is {"type":"tool_use","id":…,"name":…,"input":{…}}, as toolUse() in lessons/cases/api-server.ts makes it. Run npm run proxy-demo after the edit: the second request\'s last message should hold two tool_results.',
     judge: async (answer) => {
       let blocks: unknown;
       try {

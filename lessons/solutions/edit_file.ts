@@ -1,13 +1,13 @@
 // One solution to the bridge lesson's edit_file tool: an exact string replacement, its diff shown, confirmed before it is written.
 //
 // `npm run check -- edit_file lessons/solutions/edit_file.ts` passes every case
-// of test/cases/edit_file.ts. It is never registered in src/core/scout.ts:
+// of lessons/cases/edit_file.ts. It is never registered in src/core/scout.ts:
 // Scout's own tools only read. `npx scout --tool lessons/solutions/edit_file.ts`
 // adds it to one session.
 import fs from "node:fs";
 import { escapePath } from "../../src/guards/escape.js";
 import { fail, ok, type Tool } from "../../src/core/tool.js";
-import type { Confirm } from "../../test/cases/edit_file.js";
+import type { Confirm } from "../cases/edit_file.js";
 
 /** The changed lines, numbered as read_file numbers them: -LINE: old, then +LINE: new. */
 function diffOf(before: string, after: string, at: number): string {

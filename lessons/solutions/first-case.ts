@@ -2,15 +2,15 @@
 //
 // Check it with: npm run check -- first-case lessons/solutions/first-case.ts
 import assert from "node:assert/strict";
-import type { Case } from "../../test/cases/case.js";
-import { withTree } from "../../test/cases/case.js";
-import type { Outline } from "../../test/cases/outline.js";
+import type { Case } from "../cases/case.js";
+import { withTree } from "../cases/case.js";
+import type { Outline } from "../cases/outline.js";
 import { runTool } from "../../src/core/tool.js";
 import { Workspace } from "../../src/core/workspace.js";
 
 export const firstCase: Case<Outline> = {
   name: "outline shows a Python file's one definition, with its line number, and nothing else",
-  hint: "One line per definition, LINE: TEXT, as test/cases/outline.ts describes.",
+  hint: "One line per definition, LINE: TEXT, as lessons/cases/outline.ts describes.",
   run: async (tool) => {
     const result = await withTree({ "app.py": "import os\n\ndef main():\n    return 1\n" }, (root) =>
       runTool(tool.name, { path: "app.py" }, { workspace: new Workspace(root) }, [tool]),

@@ -1,7 +1,7 @@
 // One solution to lesson 14's outline tool: the definitions in one file, with their line numbers.
 //
 // `npm run check -- outline lessons/solutions/outline.ts` passes every case
-// of test/cases/outline.ts. To give it to the model, run `npx scout --tool
+// of lessons/cases/outline.ts. To give it to the model, run `npx scout --tool
 // lessons/solutions/outline.ts`; to make it one of Scout's own, move it to
 // src/core/outline.ts and add `outline` to the list in src/core/scout.ts.
 import fs from "node:fs";

@@ -2,10 +2,10 @@
 //
 // An exact string replacement, as the editing tools of real agents are: the
 // model names a file, an old_string that must match exactly once, and its
-// replacement. The cases (test/cases/edit_file.ts) are its whole
+// replacement. The cases (lessons/cases/edit_file.ts) are its whole
 // specification. It is never added to Scout's own four tools, which only read.
 import { fail, type Tool } from "../../src/core/tool.js";
-import type { Confirm } from "../../test/cases/edit_file.js";
+import type { Confirm } from "../cases/edit_file.js";
 
 export function makeEditFile(confirm?: Confirm): Tool<{ path: string; old_string: string; new_string: string }> {
   void confirm; // TODO: ask it with the diff, before writing

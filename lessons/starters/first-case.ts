@@ -3,10 +3,10 @@
 // `npm run check -- first-case` runs it against outline tools that are wrong
 // in the ways a first version is (no answer, every line, no line numbers or
 // wrong ones, an error for everything), where it must FAIL, and against a finished one,
-// where it must PASS. Write it as the cases in test/cases/outline.ts are
+// where it must PASS. Write it as the cases in lessons/cases/outline.ts are
 // written. Stuck? lessons/solutions/first-case.ts is one answer.
-import type { Case } from "../../test/cases/case.js";
-import type { Outline } from "../../test/cases/outline.js";
+import type { Case } from "../cases/case.js";
+import type { Outline } from "../cases/outline.js";
 
 export const firstCase: Case<Outline> = {
   name: "TODO",

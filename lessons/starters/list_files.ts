@@ -2,7 +2,7 @@
 //
 // A tool is plain data (name, description, input_schema) plus one function,
 // run, that returns { content, isError } and never throws. The cases
-// (test/cases/list_files.ts) are the ones Scout's own src/core/list_files.ts
+// (lessons/cases/list_files.ts) are the ones Scout's own src/core/list_files.ts
 // passes. As shipped this lists names in whatever order the disk gives them,
 // hides nothing and checks nothing. Stuck? `npm run check -- list_files`
 // prints a hint under each FAIL, and lessons/solutions/list_files.ts is one answer.

@@ -1,7 +1,7 @@
 // YOUR agent loop (lesson 2): finish runTurn until `npm run check -- loop` passes every case.
 //
 // It has the same signature as runTurn in src/core/loop.ts, and is held to the same
-// tests (test/cases/loop.ts). As shipped it asks the model once and returns its
+// tests (lessons/cases/loop.ts). As shipped it asks the model once and returns its
 // answer, which passes the first case and fails the rest. Each TODO below is
 // one or two cases. Stuck? `npm run check -- loop` prints a hint under each
 // FAIL, and lessons/solutions/loop.ts is one answer.

@@ -3,7 +3,7 @@
 // A model adapter turns the loop's ModelRequest into one HTTP call to the
 // Messages API and the reply back into a ModelResponse. Scout's own
 // (src/core/claude.ts) uses the official SDK; yours uses plain fetch, and is
-// held to the same cases (test/cases/model.ts), run against a stand-in API on
+// held to the same cases (lessons/cases/model.ts), run against a stand-in API on
 // 127.0.0.1, so no key is needed. As shipped it never calls the API. Stuck?
 // `npm run check -- model` prints a hint under each FAIL; lessons/solutions/model.ts is one answer.
 import type { Model } from "../../src/core/loop.js";

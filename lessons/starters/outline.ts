@@ -1,6 +1,6 @@
 // YOUR outline tool (lesson 14): finish it until `npm run check -- outline` passes every case.
 //
-// The cases (test/cases/outline.ts) are its whole specification: Scout has
+// The cases (lessons/cases/outline.ts) are its whole specification: Scout has
 // no outline tool of its own. Make it as the core's tools are made: plain
 // data plus one function, its cap MAX_RESULT_LINES unless runTool passes
 // other limits (scout lab does). Stuck? `npm run check -- outline` prints a

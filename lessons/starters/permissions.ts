@@ -4,7 +4,7 @@
 // may do, never by asking the model. This is the smallest such rule, a deny
 // list: denyTools gives back the tool set to pass to runTurn, in which a
 // call to a denied tool is refused, as an error result the model reads.
-// The cases (test/cases/permissions.ts) are its whole specification. Stuck?
+// The cases (lessons/cases/permissions.ts) are its whole specification. Stuck?
 // `npm run check -- permissions` prints a hint under each FAIL, and
 // lessons/solutions/permissions.ts is one answer.
 import type { Tool } from "../../src/core/tool.js";

@@ -2,7 +2,7 @@
 //
 // Every mode (the terminal, piped stdin, -p) asks through a Session. It knows
 // no model by name: the CLI picks the model and hands in what is model-specific.
-import type { MessageParam, runTurn as RunTurnFn, StepEvent } from "../core/loop.js";
+import type { MessageParam, runTurn as RunTurnFn, StepEvent, TurnResult } from "../core/loop.js";
 import type { Conversation } from "../core/session.js";
 import { escapeControl } from "../guards/escape.js";
 import type { StepLog } from "../steplog.js";
@@ -84,63 +84,65 @@ export class Session {
 
   /** Runs one turn; the history is unchanged when it fails or is cancelled. */
   async ask(question: string, pipedChars?: number): Promise<Outcome> {
-    const { workspace, maxSteps, log, trace, runTurn: loop } = this.options;
+    const { log, trace } = this.options;
     const controller = (this.running = new AbortController());
     const last = (this.last = new JsonTurn());
-    const steps = this.stepThrough;
-    steps?.newTurn();
-    trace?.question(question, pipedChars);
-    // Every listener keeps its own account: the pause goes first, so nothing starts before the key.
     const model = this.choice.model;
+    this.stepThrough?.newTurn();
+    trace?.question(question, pipedChars);
+    // Every listener keeps its own account; the step-through pause goes first, so nothing starts before the key.
     const onStep = (event: StepEvent) => {
-      steps?.onStep(event);
+      this.stepThrough?.onStep(event);
       if (listens(model)) model.onStep(event); // the offline model reads the tools' facts
       this.usage.record(event, this.choice.pricing);
       log.onStep(event);
       trace?.step(log.step, event);
       last.record(event, log.step);
     };
-    // The loop, and every tool with it, loads with the first question: the prompt does not wait for them.
+    const conversation = await this.conversationFor(model);
+    try {
+      const result = await conversation.ask(question, { signal: controller.signal, onStep, onText: log.onText });
+      return this.ended(result);
+    } catch (error) {
+      log.interrupted();
+      const how = error instanceof TurnQuit ? "stopped" : controller.signal.aborted ? "cancelled" : undefined;
+      last.error = how ?? (await this.options.describeError(error));
+      if (how)
+        say(this.oneQuestion ? `(${how}: no answer)` : `(${how}; the conversation is as it was before this question)`);
+      else say(`scout: ${last.error}`);
+      const why = how === "stopped" ? "q pressed in step-through mode" : how ? "Ctrl-C or SIGINT" : last.error;
+      trace?.failure(how ?? "api_error", why);
+      return how ? "cancelled" : "failed";
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /**
+   * The core's Conversation, made on the first question (the loop and every tool load then: the prompt does not
+   * wait for them), and set up for this one: the model chosen, the tools (wrapped in step-through mode).
+   */
+  private async conversationFor(model: Model): Promise<Conversation> {
     const [{ Conversation }, { tools: scoutTools }] = await Promise.all([
       import("../core/session.js"),
       import("../core/scout.js"),
     ]);
-    const tools = this.options.tools ?? scoutTools;
-    this.conversation ??= Object.assign(new Conversation({ model: this.choice.model, workspace }), {
-      history: this.before,
-    });
-    Object.assign(this.conversation.setup, {
-      model: this.choice.model,
-      tools: steps ? steps.tools(tools) : tools,
-      maxSteps,
-      loop,
-    });
-    try {
-      const result = await this.conversation.ask(question, { signal: controller.signal, onStep, onText: log.onText });
-      if (result.stopReason === "max_tokens") say("(the answer was cut: the model reached its output token limit)");
-      else if (result.stopReason === "step_cap") {
-        say(result.text);
-        trace?.failure("step_cap", result.text);
-        return "failed";
-      } else if (result.stopReason !== "end_turn") say(`(the turn ended with stop reason "${result.stopReason}")`);
-      return "answered";
-    } catch (error) {
-      log.interrupted();
-      if (error instanceof TurnQuit || controller.signal.aborted) {
-        const how = error instanceof TurnQuit ? "stopped" : "cancelled";
-        say(this.oneQuestion ? `(${how}: no answer)` : `(${how}; the conversation is as it was before this question)`);
-        trace?.failure(how, how === "stopped" ? "q pressed in step-through mode" : "Ctrl-C or SIGINT");
-        last.error = how;
-        return "cancelled";
-      }
-      const message = await this.options.describeError(error);
-      say(`scout: ${message}`);
-      trace?.failure("api_error", message);
-      last.error = message;
+    const { workspace, maxSteps, runTurn: loop, tools = scoutTools } = this.options;
+    this.conversation ??= Object.assign(new Conversation({ model, workspace }), { history: this.before });
+    const stepped = this.stepThrough ? this.stepThrough.tools(tools) : tools;
+    Object.assign(this.conversation.setup, { model, tools: stepped, maxSteps, loop });
+    return this.conversation;
+  }
+
+  /** What a finished turn's stop reason tells the person, and the outcome it makes. */
+  private ended(result: TurnResult): Outcome {
+    if (result.stopReason === "max_tokens") say("(the answer was cut: the model reached its output token limit)");
+    else if (result.stopReason === "step_cap") {
+      say(result.text);
+      this.options.trace?.failure("step_cap", result.text);
       return "failed";
-    } finally {
-      this.running = undefined;
-    }
+    } else if (result.stopReason !== "end_turn") say(`(the turn ended with stop reason "${result.stopReason}")`);
+    return "answered";
   }
 
   /** /request and --show-request: the last request sent, or why it cannot be shown. */

@@ -60,6 +60,8 @@ export interface Context {
   manifest: Manifest;
   runs: number;
   log: (line: string) => void;
+  /** `--compare DIR`: another checkout's built dist/cli.js, timed beside this one's in the same sections. */
+  compareCli?: string;
 }
 
 export interface TimingRow extends Timing {
@@ -86,15 +88,15 @@ export interface MemoryRow {
   peakMb: number;
   /** For an in-process probe: the peak of the Node process alone. */
   nodeOnlyMb?: number;
-  /** Rows that are one tool call, which the 150 MB target applies to. */
+  /** Rows that are one tool call, which the 100 MB target applies to. */
   toolCall: boolean;
 }
 
-/** One thing to time. `run` may return a note about what it found. */
+/** One thing to time. `run` may return a note about what it found; a CLI case takes the CLI to run (compared). */
 interface Case {
   id: string;
   label: string;
-  run: () => Promise<string | void | SelfTimed>;
+  run: (cli?: string) => Promise<string | void | SelfTimed>;
   /** A new Node process (the CLI): compared with the baseline plus `node -e 0`. */
   startsNode?: boolean;
 }
@@ -163,9 +165,16 @@ async function toolInProcess(root: string, name: string, input: object): Promise
 }
 
 /** The same call through the built CLI, a new Node process each time. */
-async function toolCli(root: string, name: string, input: object): Promise<void> {
-  const { code } = await runProcess(process.execPath, [CLI, "tool", name, JSON.stringify(input)], { cwd: root });
+async function toolCli(root: string, name: string, input: object, cli = CLI): Promise<void> {
+  const { code } = await runProcess(process.execPath, [cli, "tool", name, JSON.stringify(input)], { cwd: root });
   if (code !== 0) throw new Error(`scout tool ${name} exited with ${code}`);
+}
+
+/** With --compare, the same CLI case run by the other checkout's CLI, so before and after share one run's load. */
+function compared(ctx: Context, c: Case): Case[] {
+  const other = ctx.compareCli;
+  if (!other) return [c];
+  return [c, { ...c, id: `compare-${c.id}`, label: `(compare) ${c.label}, --compare CLI`, run: () => c.run(other) }];
 }
 
 /** Stats the files and orders them newest first: what "sorted by mtime afterwards" costs. */
@@ -217,7 +226,12 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
     const input = { pattern };
     const cases: Case[] = [
       { id: "tool-in-process", label: "grep tool, in-process", run: () => toolInProcess(root, "grep", input) },
-      { id: "tool-cli", label: "grep tool, CLI", run: () => toolCli(root, "grep", input), startsNode: true },
+      ...compared(ctx, {
+        id: "tool-cli",
+        label: "grep tool, CLI",
+        run: (cli) => toolCli(root, "grep", input, cli),
+        startsNode: true,
+      }),
       nodeCase(root),
       {
         id: "rg-sortr-head",
@@ -260,24 +274,31 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
  * rg glob that matches a directory overrides .gitignore for everything in it.
  */
 const GLOB_PATTERNS = [
-  { key: "glob-ts", pattern: "**/*.ts", rgGlobs: ["--glob=**/*.ts"] },
-  { key: "glob-all", pattern: "**/*", rgGlobs: [] },
+  // The anchors, as issue 28 states them: `rg --files --sortr modified -g '*.ts'` for one language (newest first,
+  // as the tool lists), plain `rg --files` for every file.
+  { key: "glob-ts", pattern: "**/*.ts", rgGlobs: ["--glob=*.ts"], anchor: "rg-files-sortr" },
+  { key: "glob-all", pattern: "**/*", rgGlobs: [], anchor: "rg-files" },
 ];
 
 async function globCases(ctx: Context): Promise<TimingRow[]> {
   const { root } = ctx;
   const rows: TimingRow[] = [];
-  for (const { key, pattern, rgGlobs } of GLOB_PATTERNS) {
+  for (const { key, pattern, rgGlobs, anchor } of GLOB_PATTERNS) {
     const input = { pattern };
     const rgArgs = [...RG_FILTERS, "--files", ...rgGlobs];
     const cases: Case[] = [
       { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
-      { id: "tool-cli", label: "glob tool, CLI", run: () => toolCli(root, "glob", input), startsNode: true },
+      ...compared(ctx, {
+        id: "tool-cli",
+        label: "glob tool, CLI",
+        run: (cli) => toolCli(root, "glob", input, cli),
+        startsNode: true,
+      }),
       nodeCase(root),
       {
         // The baseline: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
         id: "rg-files-sortr",
-        label: `rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""} --sortr modified`,
+        label: `rg --files --sortr modified${rgGlobs.length ? " -g '*.ts'" : ""}`,
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
@@ -286,7 +307,7 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
       },
       {
         id: "rg-files",
-        label: `(info) rg --files${rgGlobs.length ? ` --glob '${pattern}'` : ""}, unsorted`,
+        label: `rg --files${rgGlobs.length ? " -g '*.ts'" : ""}, unsorted`,
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, rgArgs, { cwd: root, onData: lineCounter(counter) });
@@ -326,7 +347,7 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
         },
       },
     ];
-    rows.push(...(await measureSection(ctx, { key, title: `glob ${pattern}` }, cases, ["rg-files-sortr"])));
+    rows.push(...(await measureSection(ctx, { key, title: `glob ${pattern}` }, cases, [anchor])));
   }
   return rows;
 }
@@ -374,12 +395,12 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
         label: "read_file tool, in-process",
         run: () => toolInProcess(root, "read_file", input),
       },
-      {
+      ...compared(ctx, {
         id: "tool-cli",
         label: "read_file tool, CLI",
-        run: () => toolCli(root, "read_file", input),
+        run: (cli) => toolCli(root, "read_file", input, cli),
         startsNode: true,
-      },
+      }),
       nodeCase(root),
       ...floors,
     ];
@@ -398,20 +419,21 @@ const SCRIPT = "/usr/bin/script";
 const REPL_PROMPT = "you > ";
 
 async function startupCases(ctx: Context): Promise<TimingRow[]> {
-  const node = (args: string[]) => async () => void (await runProcess(process.execPath, args, { cwd: ctx.root }));
+  const node = (args: string[]) => async (cli?: string) =>
+    void (await runProcess(process.execPath, [cli ?? CLI, ...args], { cwd: ctx.root }));
   const smallFile = ctx.manifest.rareVisibleFiles[0]; // an ordinary source file of a few KB
   return measureSection(
     ctx,
     { key: "startup", title: "start-up" },
     [
       nodeCase(ctx.root),
-      { id: "version", label: "scout --version", run: node([CLI, "--version"]) },
-      { id: "tool-list", label: "scout tool --list", run: node([CLI, "tool", "--list"]) },
-      {
+      ...compared(ctx, { id: "version", label: "scout --version", run: node(["--version"]) }),
+      ...compared(ctx, { id: "tool-list", label: "scout tool --list", run: node(["tool", "--list"]) }),
+      ...compared(ctx, {
         id: "read-small",
         label: `scout tool read_file (a ${(fs.statSync(path.join(ctx.root, smallFile)).size / 1000).toFixed(0)} KB file)`,
-        run: () => toolCli(ctx.root, "read_file", { path: smallFile }),
-      },
+        run: (cli) => toolCli(ctx.root, "read_file", { path: smallFile }, cli),
+      }),
     ],
     [NODE_CASE],
   );
@@ -490,8 +512,9 @@ async function replCases(ctx: ReplContext): Promise<TimingRow[]> {
  */
 const PROBE = `
 const [name, input, root, dist] = process.argv.slice(1);
-const { runTool } = await import(dist + "/tools/index.js");
-const { Workspace } = await import(dist + "/workspace/workspace.js");
+const { runTool } = await import(dist + "/core/tool.js");
+const { Workspace } = await import(dist + "/core/workspace.js");
+const { tools } = await import(dist + "/core/scout.js");
 const result = await runTool(name, JSON.parse(input), { workspace: new Workspace(root) }, tools);
 process.stdout.write(JSON.stringify({ isError: result.isError, nodeOnlyKib: process.resourceUsage().maxRSS }));
 `;
@@ -521,6 +544,16 @@ async function memoryCases(ctx: Context): Promise<MemoryRow[]> {
       command: probe("glob", { pattern: "**/*" }),
     },
     { id: "glob-all-cli", label: "glob **/*, CLI", toolCall: true, command: cli("glob", { pattern: "**/*" }) },
+    { id: "glob-ts-cli", label: "glob **/*.ts, CLI", toolCall: true, command: cli("glob", { pattern: "**/*.ts" }) },
+    { id: "grep-rare-cli", label: "grep rare, CLI", toolCall: true, command: cli("grep", { pattern: TOKENS.rare }) },
+    {
+      id: "grep-none-cli",
+      label: "grep no-match, CLI",
+      toolCall: true,
+      command: cli("grep", { pattern: TOKENS.none }),
+    },
+    { id: "read-end-cli", label: "read_file end of big file, CLI", toolCall: true, command: cli("read_file", bigEnd) },
+    { id: "version", label: "scout --version", toolCall: true, command: [process.execPath, [CLI, "--version"]] },
     {
       id: "read-end-in-process",
       label: "read_file end of big file, in-process",

@@ -1,12 +1,14 @@
 // `npm run bench`: Scout's tools on a large synthetic tree, against raw
 // ripgrep and fast-glob. A benchmark, not a test: it prints figures and
-// checks them against the targets of issue 14, but never fails on speed.
+// checks them against the targets of issues 14, 22 and 28, but never fails on speed.
 //
 //   npm run bench                      all groups, table on stdout
 //   npm run --silent bench -- --json   the same figures as JSON
 //   npm run bench -- --runs 3 --only grep,glob
 //   npm run bench -- --only repl       the REPL's start-up and first answer (no generated tree: quick)
 //   npm run bench -- --clean           remove the generated tree, and stop
+//   npm run bench -- --compare DIR     also time DIR/dist/cli.js (another checkout, built) in the same sections
+//   npm run bench -- --tree learner    on a learner-sized tree (1,000 files) instead of the large one
 //
 // Progress goes to stderr, so stdout holds only the table or the JSON. Every
 // run also rewrites test/bench/results.json with its figures (for comparing
@@ -31,31 +33,34 @@ import {
   type TimingRow,
 } from "./cases.js";
 import { DEFAULT_RUNS, WARMUP_RUNS, hasGnuTime } from "./measure.js";
-import { DEFAULT_SEED, ensureTree, treeLocation, type Manifest } from "./tree.js";
+import { DEFAULT_SEED, ensureTree, TREE_SIZES, type TreeSize, treeLocation, type Manifest } from "./tree.js";
 
 /**
- * The targets of issue 14: through the CLI, what a user types, as the ratio
- * of medians to the baseline row of the same section (timed interleaved).
- * A CLI row's baseline includes `node -e 0`: Node's start-up is in both.
+ * The targets of issue 28: through the CLI, what a user types, as the ratio
+ * of medians to the anchor row of the same section (timed interleaved), the
+ * anchor being what a user would otherwise run. A CLI row's anchor includes
+ * `node -e 0`: Node's start-up is in both.
  */
 const RATIO_TARGETS: { rows: RegExp; limit: number; what: string }[] = [
-  { rows: /^grep-\w+\/tool-cli$/, limit: 1.3, what: "the faster raw rg giving the same answer + node -e 0" },
-  { rows: /^glob-\w+\/tool-cli$/, limit: 2.0, what: "rg --files --sortr modified + node -e 0" },
-  { rows: /^startup\/version$/, limit: 1.3, what: "node -e 0" },
-  { rows: /^startup\/read-small$/, limit: 1.5, what: "node -e 0" },
+  { rows: /^glob-ts\/tool-cli$/, limit: 1.5, what: "rg --files --sortr modified -g '*.ts' + node -e 0" },
+  { rows: /^glob-all\/tool-cli$/, limit: 2.0, what: "rg --files + node -e 0" },
+  { rows: /^grep-\w+\/tool-cli$/, limit: 1.2, what: "the faster raw rg giving the same answer + node -e 0" },
+  { rows: /^startup\/read-small$/, limit: 1.3, what: "node -e 0" },
+  { rows: /^startup\/version$/, limit: 1.2, what: "node -e 0" },
+  // Kept from issue 14, which issue 28 did not restate.
   { rows: /^startup-pty\/repl$/, limit: 1.5, what: "node on a terminal" },
 ];
 /** Targets in milliseconds, on the median: the REPL's first answer (issue 22), quiet and every core busy. */
 const TIME_TARGETS: { rows: RegExp; limitMs: number }[] = [
   { rows: /^first-answer(-busy)?\/(typed|pasted)$/, limitMs: FIRST_ANSWER_TARGET_MS },
 ];
-/** Peak RSS of any one tool call. */
-const TOOL_PEAK_MB = 150;
+/** Peak RSS of any one tool call, in-process or through the CLI (issue 28). */
+const TOOL_PEAK_MB = 100;
 
 /** Where every run writes its figures: one file, rewritten, for comparing runs. */
 const RESULTS_FILE = path.join(REPO_ROOT, "test", "bench", "results.json");
 
-const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean]`;
+const USAGE = `Usage: npm run bench -- [--runs N] [--only ${GROUPS.join("|")}[,...]] [--seed N] [--json] [--clean] [--compare DIR] [--tree ${Object.keys(TREE_SIZES).join("|")}]`;
 
 interface Target {
   target: string;
@@ -71,6 +76,8 @@ async function main(): Promise<void> {
       only: { type: "string" },
       seed: { type: "string" },
       clean: { type: "boolean" },
+      compare: { type: "string" },
+      tree: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -79,21 +86,24 @@ async function main(): Promise<void> {
   const seed = Number(values.seed ?? DEFAULT_SEED);
   const only = (values.only?.split(",") ?? [...GROUPS]) as Group[];
   const unknown = only.filter((g) => !GROUPS.includes(g));
-  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length)
+  const size = (values.tree ?? "large") as TreeSize;
+  if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed) || unknown.length || !(size in TREE_SIZES))
     throw new Error(`bad arguments\n${USAGE}`);
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm run bench does)`);
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (values.clean) {
-    const { dir } = treeLocation(seed);
+    const { dir } = treeLocation(seed, size);
     fs.rmSync(dir, { recursive: true, force: true });
     log(`removed the benchmark tree ${dir}`);
     return;
   }
   // The REPL group runs on the lessons' sample project; every other group needs the generated tree.
-  const tree = only.some((group) => group !== "repl") ? ensureTree(seed, log) : undefined;
+  const tree = only.some((group) => group !== "repl") ? ensureTree(seed, log, size) : undefined;
   if (tree) log(`the benchmark tree: ${tree.root} (reused by every run; npm run bench -- --clean removes it)`);
-  const ctx: Context | undefined = tree && { ...tree, runs, log };
+  const compareCli = values.compare === undefined ? undefined : path.resolve(values.compare, "dist", "cli.js");
+  if (compareCli && !fs.existsSync(compareCli)) throw new Error(`${compareCli} is missing: build that checkout first`);
+  const ctx: Context | undefined = tree && { ...tree, runs, log, compareCli };
 
   const loadBefore = os.loadavg()[0];
   const timings: TimingRow[] = [];
@@ -159,13 +169,14 @@ function checkTargets(timings: TimingRow[], memory: MemoryRow[]): Target[] {
       });
     }
   }
-  for (const row of memory.filter((r) => r.toolCall)) {
+  // One row for all of them, as issue 28 states it: the largest peak, and whose it was.
+  const [largest] = memory.filter((r) => r.toolCall).sort((a, b) => b.peakMb - a.peakMb);
+  if (largest)
     targets.push({
-      target: `peak RSS of ${row.label} ≤ ${TOOL_PEAK_MB} MB`,
-      value: `${row.peakMb.toFixed(0)} MB`,
-      met: row.peakMb <= TOOL_PEAK_MB,
+      target: `peak RSS of any tool call or scout --version ≤ ${TOOL_PEAK_MB} MB (the largest: ${largest.label})`,
+      value: `${largest.peakMb.toFixed(0)} MB`,
+      met: largest.peakMb <= TOOL_PEAK_MB,
     });
-  }
   return targets;
 }
 
@@ -225,7 +236,7 @@ function printReport(report: {
 
   if (targets.length) {
     const missed = targets.filter((target) => !target.met).length;
-    console.log(`\nTargets (issues 14 and 22): ${targets.length - missed} of ${targets.length} met`);
+    console.log(`\nTargets (issues 14, 22 and 28): ${targets.length - missed} of ${targets.length} met`);
     for (const target of targets)
       console.log(`  ${target.met ? "met       " : "NOT MET   "}  ${target.value.padStart(7)}  ${target.target}`);
   }

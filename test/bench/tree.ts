@@ -10,9 +10,15 @@ import path from "node:path";
 const TREE_VERSION = 1;
 export const DEFAULT_SEED = 42;
 
-const TARGET_FILES = 60_000;
-/** About 20 files a directory, as in a real repository. */
-const TARGET_DIRS = 3_000;
+/**
+ * How big a tree is: the default, large enough for the walks to dominate, and `--tree learner`, the size of
+ * a learner's repository (issue 28). About 20 files a directory, as in a real repository.
+ */
+export const TREE_SIZES = {
+  large: { files: 60_000, dirs: 3_000 },
+  learner: { files: 1_000, dirs: 50 },
+} as const;
+export type TreeSize = keyof typeof TREE_SIZES;
 /** Directory levels below an area's root. */
 const MAX_DEPTH = 6;
 
@@ -39,8 +45,8 @@ const YEAR_S = 365 * 24 * 3600;
 const NEWEST_MTIME_S = Date.UTC(2026, 0, 1) / 1000;
 
 /** Where the cache lives, and the marker written only once a tree is complete. */
-export function treeLocation(seed: number) {
-  const dir = path.join(os.tmpdir(), `scout-bench-${seed}-v${TREE_VERSION}`);
+export function treeLocation(seed: number, size: TreeSize = "large") {
+  const dir = path.join(os.tmpdir(), `scout-bench-${seed}-v${TREE_VERSION}${size === "large" ? "" : `-${size}`}`);
   return { dir, root: path.join(dir, "tree"), manifest: path.join(dir, "manifest.json") };
 }
 
@@ -332,10 +338,10 @@ interface PlannedFile {
 }
 
 /** Random directories below an area's root: each new one is a child of an existing one. */
-function planDirs(r: Rng, area: Area): string[] {
+function planDirs(r: Rng, area: Area, size: TreeSize): string[] {
   const dirs = [area.root];
   const seen = new Set(dirs);
-  const count = Math.max(1, Math.round(TARGET_DIRS * area.share));
+  const count = Math.max(1, Math.round(TREE_SIZES[size].dirs * area.share));
   const depthOf = (dir: string) => dir.split("/").length - area.root.split("/").length;
   if (area.root === "packages") dirs.push("packages/core"); // holds the nested .gitignore
   for (let attempt = 0; dirs.length < count && attempt < count * 20; attempt++) {
@@ -350,10 +356,10 @@ function planDirs(r: Rng, area: Area): string[] {
   return dirs;
 }
 
-function planFiles(r: Rng): PlannedFile[] {
-  const areaDirs = AREAS.map((area) => planDirs(r, area));
+function planFiles(r: Rng, size: TreeSize): PlannedFile[] {
+  const areaDirs = AREAS.map((area) => planDirs(r, area, size));
   const files: PlannedFile[] = [];
-  for (let i = 0; i < TARGET_FILES; i++) {
+  for (let i = 0; i < TREE_SIZES[size].files; i++) {
     const a = weighted(
       r,
       AREAS.map((area) => area.share),
@@ -420,24 +426,28 @@ const PROGRESS_EVERY = 5_000;
  * Returns the cached tree for this seed, generating it first when there is
  * none or the last generation was interrupted (no marker file).
  */
-export function ensureTree(seed: number, log: (line: string) => void): { root: string; manifest: Manifest } {
-  const where = treeLocation(seed);
+export function ensureTree(
+  seed: number,
+  log: (line: string) => void,
+  size: TreeSize = "large",
+): { root: string; manifest: Manifest } {
+  const where = treeLocation(seed, size);
   if (fs.existsSync(where.manifest)) {
     const manifest = JSON.parse(fs.readFileSync(where.manifest, "utf8")) as Manifest;
     if (manifest.version === TREE_VERSION) return { root: where.root, manifest };
   }
   log(`generating the benchmark tree (seed ${seed}) in ${where.root} ...`);
   fs.rmSync(where.dir, { recursive: true, force: true }); // a partial tree is redone from scratch
-  const manifest = generate(seed, where.root, log);
+  const manifest = generate(seed, where.root, log, size);
   fs.writeFileSync(where.manifest, JSON.stringify(manifest, null, 2)); // the marker: written last
   return { root: where.root, manifest };
 }
 
-function generate(seed: number, root: string, log: (line: string) => void): Manifest {
+function generate(seed: number, root: string, log: (line: string) => void, size: TreeSize): Manifest {
   const started = Date.now();
   const r = mulberry32(seed);
   pools.clear(); // the pools are drawn from this seed's stream
-  const plan = planFiles(r);
+  const plan = planFiles(r, size);
   const dirs = new Set(plan.map((f) => path.posix.dirname(f.rel)));
   for (const dir of dirs) fs.mkdirSync(path.join(root, dir), { recursive: true });
 

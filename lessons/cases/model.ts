@@ -2,11 +2,11 @@
 // own (src/core/claude.ts, through the SDK), and `npm run check -- model` against a
 // learner's lessons/build/model.ts, which speaks the Messages API with plain fetch.
 //
-// Every case talks to test/api-server.ts, a stand-in for the Messages API on
+// Every case talks to lessons/cases/api-server.ts, a stand-in for the Messages API on
 // 127.0.0.1, so no key and no network are needed.
 import assert from "node:assert/strict";
 import type { Model, ModelRequest } from "../../src/core/loop.js";
-import { apiError, hang, reply, type ApiServer, text, toolUse } from "../api-server.js";
+import { apiError, hang, reply, type ApiServer, text, toolUse } from "./api-server.js";
 import type { Case } from "./case.js";
 
 /** What a case gets: a model that talks to `server`, and the server, to script and inspect. */

@@ -1,6 +1,7 @@
-// A small stand-in for the Messages API, for tests: it answers from a queue
+// A small stand-in for the Messages API, for tests and the course: it answers from a queue
 // of scripted responses and records every request, so a test can run the
-// real SDK (through the real CLI) and check exactly what was sent.
+// real SDK (through the real CLI) and check exactly what was sent. It lives beside the
+// shared cases because the model exercise's cases, lesson 12's grader and the proxy demo use it too.
 // Point the SDK at it with ANTHROPIC_BASE_URL=server.url.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -83,6 +84,8 @@ export interface ApiServer {
   scriptCount(...responses: Scripted[]): void;
   /** Resolves once `n` requests have arrived. */
   waitForRequests(n: number): Promise<void>;
+  /** Resolves once `n` stalled streams (`stall`) have sent their text: the client is then reading a partial answer. */
+  waitForStalls(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,12 @@ export async function startApiServer(): Promise<ApiServer> {
   const queues: Record<string, Scripted[]> = { "/v1/messages": [], "/v1/messages/count_tokens": [] };
   const requests: RecordedRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
+  let stalls = 0;
+  const stallWaiters: { n: number; resolve: () => void }[] = [];
+  const stalled = () => {
+    stalls++;
+    for (const w of stallWaiters.filter((w) => stalls >= w.n)) w.resolve();
+  };
 
   const server = http.createServer(async (req, res) => {
     let raw = "";
@@ -113,7 +122,7 @@ export async function startApiServer(): Promise<ApiServer> {
     if (next.kind === "error")
       return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
     if (next.kind === "count") return sendJson(res, 200, { input_tokens: next.input_tokens });
-    if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model);
+    if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model, stalled);
     if (next.kind === "events") {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       for (const data of next.events) res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -140,6 +149,7 @@ export async function startApiServer(): Promise<ApiServer> {
     script: (...responses) => queues["/v1/messages"].push(...responses),
     scriptCount: (...responses) => queues["/v1/messages/count_tokens"].push(...responses),
     waitForRequests: (n) => new Promise((resolve) => (requests.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    waitForStalls: (n) => new Promise((resolve) => (stalls >= n ? resolve() : stallWaiters.push({ n, resolve }))),
     close: () => {
       server.closeAllConnections(); // hung requests included
       return new Promise((resolve) => server.close(() => resolve()));
@@ -196,10 +206,11 @@ function sendBrokenStream(
   res: http.ServerResponse,
   how: Scripted & { kind: "stream_error" | "stall" },
   model: string,
+  onStalled: () => void,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const send = (data: { type: string; [key: string]: unknown }) =>
-    res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send = (data: { type: string; [key: string]: unknown }, written?: () => void) =>
+    res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`, written);
   const message = {
     id: "msg_broken",
     type: "message",
@@ -216,7 +227,7 @@ function sendBrokenStream(
     res.end();
   } else {
     send({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-    send({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: how.text } });
+    send({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: how.text } }, onStalled);
   }
 }
 

@@ -1,9 +1,10 @@
 // What a shared test case is, and real temporary folders for cases that run outside vitest too.
 //
-// The cases under test/cases/ check Scout's own code in `npm test` and a
+// The cases under lessons/cases/ check Scout's own code in `npm test` and a
 // learner's version of the same piece in `npm run check` (lessons/check.ts),
-// so both are held to exactly the same tests. They use node:assert, not
-// vitest, because the check runs them without vitest.
+// so both are held to exactly the same tests. They live in lessons/, not test/,
+// because the course uses them (its graders and check import nothing from test/),
+// and they use node:assert, not vitest, because the check runs them without vitest.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
