@@ -15,10 +15,11 @@ export type Setup = Omit<TurnOptions, "tools" | "signal" | "onStep" | "onText"> 
 export type Listeners = Pick<TurnOptions, "signal" | "onStep" | "onText">;
 
 export class Conversation {
-  /** Every message so far; always valid to send: a turn that fails or is cancelled leaves it as it was. */
-  history: MessageParam[] = [];
-
-  constructor(readonly setup: Setup) {}
+  constructor(
+    readonly setup: Setup,
+    /** Every message so far (a resumed session's, or none); a turn that fails leaves it as it was. */
+    public history: MessageParam[] = [],
+  ) {}
 
   /** Runs one turn of the loop on the history. */
   ask(question: string, listeners: Listeners = {}): Promise<TurnResult> {

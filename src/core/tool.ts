@@ -3,6 +3,7 @@
 //
 // A tool returns { content, isError } and never throws.
 import { checkArgs, easeArgs, easedNote, type PropertySchema } from "../guards/arguments.js";
+import type { ResultLimits } from "../guards/newest-first.js";
 import { withinBudget } from "../guards/result-budget.js";
 import type { Workspace } from "./workspace.js";
 
@@ -33,10 +34,7 @@ export interface ToolFacts {
 }
 
 /** How many lines a result holds and in what order files come: `scout lab` passes others to measure a design. */
-export interface ResultLimits {
-  cap: number;
-  sort: "mtime" | "path";
-}
+export type { ResultLimits };
 export const SCOUT_LIMITS: ResultLimits = { cap: MAX_RESULT_LINES, sort: "mtime" };
 
 export interface ToolContext {

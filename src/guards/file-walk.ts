@@ -5,15 +5,9 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import type FastGlob from "fast-glob";
 import { withoutHiddenFolders } from "./folder-entries.js";
-import { type FoundFile, insertNewest } from "./newest-first.js";
+import { type FoundFile, insertNewest, type ResultLimits } from "./newest-first.js";
 import { fastGlob } from "./patterns.js";
 import type { WorkspaceView as Workspace } from "./workspace-view.js";
-
-/** How many files a walk keeps, and in which order: newest first ("mtime"), or by path. */
-interface Kept {
-  cap: number;
-  sort: "mtime" | "path";
-}
 
 export interface FoundFiles {
   newest: FoundFile[];
@@ -49,7 +43,7 @@ export async function findNewestFiles(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  { limits, ...walk }: WalkOptions & { limits: Kept },
+  { limits, ...walk }: WalkOptions & { limits: ResultLimits },
 ): Promise<FoundFiles> {
   const found: FoundFiles = { newest: [], total: 0, cappedFolders: 0 };
   const counting = { ...walk, onCappedFolder: () => found.cappedFolders++ };
@@ -60,7 +54,7 @@ export async function findNewestFiles(
 }
 
 /** Counts a match in found, and keeps it if among the newest, when it is a regular file: not a link or a FIFO. */
-export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, limits: Kept): void {
+export function addFoundFile(found: FoundFiles, file: { rel: string; abs: string }, limits: ResultLimits): void {
   let mtimeNs = 0n;
   try {
     // Only matches are stat'ed, not every file walked; in nanoseconds, as grep sorts.

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { escapeListed, escapePath } from "./escape.js";
 import { type EntriesRead, forEachEntry } from "./folder-entries.js";
-import { type FoundFile, insertNewest } from "./newest-first.js";
+import { type FoundFile, insertNewest, type ResultLimits } from "./newest-first.js";
 import { isNamedAsShown, openCheckedFolder, UNOPENABLE } from "./opened.js";
 import { UNNAMABLE } from "./path-arguments.js";
 import type { WorkspaceView } from "./workspace-view.js";
@@ -25,7 +25,7 @@ export interface Listing extends EntriesRead {
 export async function listFolder(
   workspace: WorkspaceView,
   { abs, rel, realRel }: { abs: string; rel: string; realRel: string },
-  { cap, sort, signal, deadline }: { cap: number; sort: "mtime" | "path"; signal?: AbortSignal; deadline: number },
+  { cap, sort, signal, deadline }: ResultLimits & { signal?: AbortSignal; deadline: number },
 ): Promise<Listing | { error: string }> {
   const folder = openCheckedFolder(abs);
   if (folder === "missing") return { error: `not found: ${escapePath(rel)}; use list_files to see what exists` };

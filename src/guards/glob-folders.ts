@@ -4,10 +4,9 @@
 import path from "node:path";
 import { escapePath } from "./escape.js";
 import { addFoundFile, type FoundFiles, findNewestFiles } from "./file-walk.js";
+import type { ResultLimits } from "./newest-first.js";
 import { BACKSLASH_RULE, checkPattern, checkPatternComplexity, fastGlob } from "./patterns.js";
 import type { WorkspaceView as Workspace } from "./workspace-view.js";
-
-type Kept = { cap: number; sort: "mtime" | "path" };
 
 /**
  * The hint a pattern with "\" gets when it matched nothing: "sub\*.md" is "sub*.md" to fast-glob ("\"
@@ -18,7 +17,7 @@ export async function backslashHint(
   workspace: Workspace,
   baseRel: string,
   pattern: string,
-  walk: { limits: Kept; signal?: AbortSignal; deadline: number },
+  walk: { limits: ResultLimits; signal?: AbortSignal; deadline: number },
 ): Promise<string> {
   if (!pattern.includes("\\")) return "";
   const forward = pattern.replace(/\\+/g, "/");
@@ -38,7 +37,7 @@ export async function backslashHint(
  * "[slug]" or "(group)" reads as pattern syntax: the file is added when it is
  * a visible regular file, reached through no symlink.
  */
-export function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, limits: Kept): void {
+export function addLiteralMatch(workspace: Workspace, rel: string, found: FoundFiles, limits: ResultLimits): void {
   if (!fastGlob().isDynamicPattern(rel) || found.newest.some((file) => file.rel === rel)) return;
   const resolved = workspace.resolveInWorkspace(rel);
   if (!resolved.ok || workspace.toRelative(resolved.abs) !== rel || !workspace.isVisible(rel)) return;

@@ -77,6 +77,12 @@ export class NewestFirstLines {
   }
 }
 
+/** How many lines or files a result keeps, and in which order: newest first ("mtime"), or by path. */
+export interface ResultLimits {
+  cap: number;
+  sort: "mtime" | "path";
+}
+
 /** A file as the newest-first lists keep it. */
 export interface FoundFile {
   rel: string;

@@ -17,12 +17,7 @@ import type { WorkspaceView } from "./workspace-view.js";
 /** A regular file, open: its descriptor, size, and its path as messages name it (escaped). */
 export type OpenedFile = { fd: number; size: number; rel: string } | { error: string };
 
-/** What a workspace must offer to open a file: the view, and a way to say a name was taken as meant. */
-interface Workspace extends WorkspaceView {
-  noteTakenAsMeant(note: string): void;
-}
-
-export async function openTextFile(workspace: Workspace, input: string, signal?: AbortSignal): Promise<OpenedFile> {
+export async function openTextFile(workspace: WorkspaceView, input: string, signal?: AbortSignal): Promise<OpenedFile> {
   const resolved = workspace.resolveInWorkspace(input);
   if (!resolved.ok) return { error: resolved.error };
   let { abs } = resolved;

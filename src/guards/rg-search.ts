@@ -4,7 +4,7 @@ import path from "node:path";
 import { filesShown, isReadable } from "./grep-lines.js";
 import { DENIED_GLOBS } from "./protected.js";
 import { NOISE_DIRS } from "./ignore-rules.js";
-import { type FileLines, type Line, NewestFirstLines, newestFirst } from "./newest-first.js";
+import { type FileLines, type Line, NewestFirstLines, newestFirst, type ResultLimits } from "./newest-first.js";
 import { formatBytes } from "./format.js";
 import { explainRgError } from "./rg-errors.js";
 import { MAX_RG_MEMORY_BYTES, MEMORY_WATCHED, newOutcome, type RgOutcome, type RgRun, ripgrep } from "./ripgrep.js";
@@ -32,7 +32,7 @@ export interface GrepAsked {
   include?: string;
   context: number;
   target: SearchRoot;
-  limits: { cap: number; sort: "mtime" | "path" };
+  limits: ResultLimits;
   signal?: AbortSignal;
 }
 

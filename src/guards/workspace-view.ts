@@ -11,4 +11,6 @@ export interface WorkspaceView {
   resolveInWorkspace(given: string, argName?: string): Resolved;
   isVisible(relPath: string, isDir?: boolean): boolean;
   isReachedDirectly(relPath: string): boolean;
+  /** Says at the end of the result that an argument was read as meant, not as written. */
+  noteTakenAsMeant(note: string): void;
 }

@@ -40,6 +40,18 @@ svg text { font-size: 13px; fill: #1d1d1f; } svg .tick { font-size: 11px; fill: 
 /** Characters of a wrong answer's reason shown in the per-question table (the --json report has it whole). */
 export const MAX_WHY_CHARS = 300;
 
+/** The start of a self-contained page: its head with `style`, its title as heading, and one line about it. */
+export function pageStart(title: string, style: string, meta: string): string[] {
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeXml(title)}</title><style>${style}</style></head><body>`,
+    `<h1>${escapeXml(title)}</h1>`,
+    `<p class="meta">${escapeXml(meta)}</p>`,
+  ];
+}
+
 export function renderHtml(report: LabReport): string {
   const { set, variants } = report;
   const title = `scout lab: ${set.title || set.file}`;
@@ -52,12 +64,7 @@ export function renderHtml(report: LabReport): string {
     .map((v, i) => `<span><i style="background:${colour(i)}"></i>${escapeXml(v.name)}</span>`)
     .join("")}</p>`;
   return [
-    "<!DOCTYPE html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeXml(title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escapeXml(title)}</h1>`,
-    `<p class="meta">${escapeXml(meta)}</p>`,
+    ...pageStart(title, STYLE, meta),
     "<h2>Variants</h2>",
     summaryTable(report),
     `<p class="note">Schema tokens per request: ${escapeXml(report.schemaCount.note)}. Tool-result tokens: each result's text through the local tokenizer.</p>`,

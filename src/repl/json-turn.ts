@@ -43,7 +43,7 @@ export class JsonTurn {
 
   /** The input and output tokens of its model calls. */
   get usage(): { input_tokens: number; output_tokens: number } {
-    const models = this.steps.flatMap((step) => (step.type === "model" ? [step.usage] : []));
+    const models = this.modelUsages;
     return {
       input_tokens: models.reduce((sum, usage) => sum + usage.input_tokens, 0),
       output_tokens: models.reduce((sum, usage) => sum + usage.output_tokens, 0),

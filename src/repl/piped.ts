@@ -103,7 +103,7 @@ export async function runOnce(session: Session, question: string, options: { jso
 function jsonCost(session: Session) {
   const { pricing } = session.choice;
   const price = priceOf(pricing.model);
-  const total = sumUsage(session.last.steps.flatMap((step) => (step.type === "model" ? [step.usage] : [])));
+  const total = sumUsage(session.last.modelUsages);
   return { dollars: price ? dollars(total, price) : null, estimate: pricing.estimate, priced_as: pricing.model };
 }
 

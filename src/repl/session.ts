@@ -128,7 +128,7 @@ export class Session {
       import("../core/scout.js"),
     ]);
     const { workspace, maxSteps, runTurn: loop, tools = scoutTools } = this.options;
-    this.conversation ??= Object.assign(new Conversation({ model, workspace }), { history: this.before });
+    this.conversation ??= new Conversation({ model, workspace }, this.before);
     const stepped = this.stepThrough ? this.stepThrough.tools(tools) : tools;
     Object.assign(this.conversation.setup, { model, tools: stepped, maxSteps, loop });
     return this.conversation;

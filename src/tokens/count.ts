@@ -15,6 +15,14 @@ interface Encoder {
   encode(text: string, allowedSpecial: "all"): Uint32Array;
 }
 let encoder: Encoder | undefined;
+
+// The tokenizer is WebAssembly, and V8 recompiles its hot functions with its optimizing compiler as they
+// run; on 2 cores that costs more than it saves. With the baseline compiler alone the build took a median
+// 241 ms instead of 666 ms on a worker (8 builds each, load 6), and a counting `scout -p` 0.30 s of CPU
+// instead of 0.52 s (5 runs each, load 1.5); a 30,000-character count takes ~10 ms instead of ~7. Set
+// before any tokenizer is built, on this thread or a worker (the flag is process-wide, and nothing else in
+// Scout is WebAssembly).
+v8.setFlagsFromString("--liftoff-only");
 /** The last text counted and its count: see estimateTokens. */
 let last = { text: "", tokens: 0 };
 
@@ -33,19 +41,9 @@ export function estimateTokens(text: string): number {
     last = { text, tokens: counted };
     return counted;
   }
-  encoder ??= buildTokenizer();
+  encoder ??= (createRequire(import.meta.url)("@anthropic-ai/tokenizer") as { getTokenizer(): Encoder }).getTokenizer();
   last = { text, tokens: encoder.encode(text.normalize("NFKC"), "all").length };
   return last.tokens;
-}
-
-/**
- * The tokenizer, built on this thread with V8's baseline WebAssembly compiler alone (see warmTokenizer): a
- * `scout -p` that counts tokens took 0.52 s of CPU with the optimizing compiler and 0.34 s without (5 runs
- * each, load 1.5), and the test suite starts some 400 of them.
- */
-function buildTokenizer(): Encoder {
-  v8.setFlagsFromString("--liftoff-only");
-  return (createRequire(import.meta.url)("@anthropic-ai/tokenizer") as { getTokenizer(): Encoder }).getTokenizer();
 }
 
 /**
@@ -69,17 +67,9 @@ parentPort.on("message", (text) => {
   Atomics.notify(flags, 0);
 });`;
 
-/**
- * Starts building the tokenizer on a worker thread (once); the process does not wait for it to exit.
- * The tokenizer is WebAssembly, and V8 recompiles its hot functions with its optimizing compiler as
- * they run; on 2 busy cores that recompiling costs more than it saves: the build took a median 666 ms
- * with it and 241 ms without (8 builds each, load average 6). The baseline code alone counts a
- * 30,000-character result in ~10 ms instead of ~7: a good trade (the flag is process-wide, and nothing
- * else in Scout is WebAssembly).
- */
+/** Starts building the tokenizer on a worker thread (once); the process does not wait for it to exit. */
 export function warmTokenizer(): void {
   if (encoder || helper) return;
-  v8.setFlagsFromString("--liftoff-only");
   const shared = new SharedArrayBuffer(8);
   const tokenizer = createRequire(import.meta.url).resolve("@anthropic-ai/tokenizer");
   const worker = new Worker(HELPER_SOURCE, { eval: true, workerData: { shared, tokenizer } });

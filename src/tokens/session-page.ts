@@ -6,6 +6,7 @@
 // from anywhere: the page is the same offline and in ten years.
 import type { ContentBlock, MessageParam, Usage } from "../core/loop.js";
 import { escapeXml, stackedBarChart } from "../lab/charts.js";
+import { pageStart } from "../lab/html.js";
 import { blockText } from "./count.js";
 import { formatCount } from "../guards/format.js";
 import { toolPromptTokens } from "./model-sizes.js";
@@ -55,12 +56,7 @@ export function renderSessionPage(trace: Trace, options: { file: string; model: 
   const models = [...new Set(trace.calls.map((call) => call.model))].join(", ");
   const meta = `${trace.calls.length} model call${trace.calls.length === 1 ? "" : "s"} · ${trace.turns} turn${trace.turns === 1 ? "" : "s"} · ran on ${models || "no model"}`;
   return [
-    "<!DOCTYPE html>",
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeXml(title)}</title><style>${STYLE}</style></head><body>`,
-    `<h1>${escapeXml(title)}</h1>`,
-    `<p class="meta">${escapeXml(meta)}</p>`,
+    ...pageStart(title, STYLE, meta),
     ...splitSection(trace, model),
     ...cacheSection(trace.calls),
     ...timelineSection(trace, model),
