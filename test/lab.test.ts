@@ -1,26 +1,61 @@
 // scout lab offline: the shipped question sets, variants that change what they claim, identical runs, and
 // bad input refused with exit 2 and a message naming the question and field.
+//
+// Every run is the real CLI. The shipped sets are run whole once each (every answer right); the tests of a
+// report's shape and of what a variant changes run a few of a set's questions (FEW, SMALL), and tests that
+// read the same run share it (runOnce): a lab run costs some 30 ms of CPU per question and variant.
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { format } from "node:util";
+import { describe, expect, it, vi } from "vitest";
+import { labCommand } from "../src/lab/command.js";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/guards/format.js";
-import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
+import { makeTree, REPO_ROOT, runCli, type CliRun } from "./helpers.js";
 
 const SAMPLE_SET = "lessons/questions/sample-project.json";
 const SRC_SET = "lessons/questions/scout-src.json";
 /** No key, so the offline model runs whatever the developer's environment holds. */
 const OFFLINE_ENV = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
 
+/**
+ * Questions of the sample set, written to a set of their own that asks in the sample project: one found by a
+ * grep and a read_file (few hits), one with many grep hits (a cap bites), one answered by glob (the order
+ * shows), one that finds nothing.
+ */
+const FEW = subset(SAMPLE_SET, ["make-slug-defined", "https-used", "python-files", "no-delete-link"]);
+
+function subset(file: string, ids: string[]): string {
+  const set = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
+  const questions = ids.map((id) => set.questions.find((q: { id: string }) => q.id === id) ?? fail(id));
+  const workspace = path.resolve(REPO_ROOT, path.dirname(file), set.workspace);
+  const out = path.join(makeTree({}), path.basename(file));
+  fs.writeFileSync(out, JSON.stringify({ title: set.title, workspace, questions }));
+  return out;
+}
+/** Questions of Scout's own src/, where no request reaches 4,096 tokens (the sample set's https-used does). */
+const SMALL = subset(SRC_SET, ["run-turn-defined", "models-folder", "no-websocket"]);
+const fail = (id: string) => {
+  throw new Error(`no question ${id}`);
+};
+
 async function lab(args: string[], cwd = REPO_ROOT) {
   return runCli(["lab", ...args], { cwd, env: OFFLINE_ENV, timeoutMs: 60_000 });
 }
 
-async function labJson(args: string[]): Promise<LabReport> {
-  const run = await lab([...args, "--json"]);
-  expect(run.stderr).not.toMatch(/scout lab:/);
-  expect(run.code).toBe(0);
-  return JSON.parse(run.stdout);
+/** One run of `scout lab ARGS` for every test that reads it: the same arguments, the same run. */
+const runs = new Map<string, Promise<CliRun>>();
+function runOnce(args: string[]): Promise<CliRun> {
+  const key = JSON.stringify(args);
+  if (!runs.has(key)) runs.set(key, lab(args));
+  return runs.get(key)!;
+}
+
+async function labJson(args: string[], run = runOnce([...args, "--json"])): Promise<LabReport> {
+  const { stderr, code, stdout } = await run;
+  expect(stderr).not.toMatch(/scout lab:/);
+  expect(code).toBe(0);
+  return JSON.parse(stdout);
 }
 
 const question = (report: LabReport, variant: number, id: string) => {
@@ -28,6 +63,14 @@ const question = (report: LabReport, variant: number, id: string) => {
   if (!found) throw new Error(`no question ${id}`);
   return found.runs[0];
 };
+
+/** The variants most tests compare with the baseline, in one run (the baseline is run once for all of them). */
+const DESIGNS = [
+  ...["--variant", "cap=50", "--variant", "descriptions=concise"],
+  ...["--variant", "line-numbers=off", "--variant", "sort=path"],
+];
+/** The index of each of DESIGNS in its report (0 is the baseline). */
+const V = { baseline: 0, cap: 1, concise: 2, bare: 3, sorted: 4 };
 
 describe("the shipped question sets", { timeout: 120_000 }, () => {
   for (const set of [SAMPLE_SET, SRC_SET]) {
@@ -50,37 +93,38 @@ describe("the shipped question sets", { timeout: 120_000 }, () => {
   });
 
   it("two offline runs print the same report, byte for byte", async () => {
-    const [first, second] = await Promise.all([
-      lab([SAMPLE_SET, "--variant", "cap=50", "--json"]),
-      lab([SAMPLE_SET, "--variant", "cap=50", "--json"]),
-    ]);
+    const [first, second] = await Promise.all([runOnce([FEW, ...DESIGNS, "--json"]), lab([FEW, ...DESIGNS, "--json"])]);
     expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).variants).toHaveLength(5);
     expect(second.stdout).toBe(first.stdout);
   });
 });
 
 describe("variants change what they claim", { timeout: 120_000 }, () => {
   it("cap=50 lowers the tool-result tokens of a question with many hits, and says so in the table", async () => {
-    const report = await labJson([SAMPLE_SET, "--variant", "cap=50"]);
-    const [baseline, capped] = [question(report, 0, "https-used"), question(report, 1, "https-used")];
+    const report = await labJson([FEW, ...DESIGNS]);
+    expect(report.variants[V.cap].name).toBe("cap=50");
+    const [baseline, capped] = [question(report, 0, "https-used"), question(report, V.cap, "https-used")];
     expect(capped.toolResultTokensByTool.grep).toBeLessThan(baseline.toolResultTokensByTool.grep);
     expect(capped.toolResultTokens).toBeLessThan(baseline.toolResultTokens);
     expect(capped.inputTokens).toBeLessThan(baseline.inputTokens);
     // A question with a handful of hits is not touched.
-    expect(question(report, 1, "make-slug-defined")).toEqual(question(report, 0, "make-slug-defined"));
-    expect(report.variants[1].change!.toolResultTokens).toBeLessThan(0);
+    expect(question(report, V.cap, "make-slug-defined")).toEqual(question(report, 0, "make-slug-defined"));
+    expect(report.variants[V.cap].change!.toolResultTokens).toBeLessThan(0);
 
-    const table = (await lab([SAMPLE_SET, "--variant", "cap=50"])).stdout;
-    const [base, cap] = report.variants;
+    const table = (await runOnce([FEW, ...DESIGNS])).stdout;
+    const [base, cap] = [report.variants[0], report.variants[V.cap]];
     expect(table).toContain(`${base.totals.right}/${report.set.questions}`);
     expect(table).toMatch(new RegExp(`^baseline .* ${formatCount(base.totals.inputTokens)} `, "m"));
     expect(table).toMatch(new RegExp(`^cap=50 .* ${formatCount(cap.totals.toolResultTokens)} `, "m"));
-    expect(table).toMatch(new RegExp(`^  vs baseline .* ${cap.change!.toolResultTokens.toFixed(1)}%`, "m"));
+    // The first "vs baseline" row is cap=50's, the first variant.
+    expect(table).toMatch(new RegExp(`^cap=50 .*\n  vs baseline .* ${cap.change!.toolResultTokens.toFixed(1)}%`, "m"));
   });
 
   it("descriptions=concise lowers the schema tokens, and so every request's input tokens", async () => {
-    const report = await labJson([SAMPLE_SET, "--variant", "descriptions=concise"]);
-    const [baseline, concise] = report.variants;
+    const report = await labJson([FEW, ...DESIGNS]);
+    const [baseline, concise] = [report.variants[0], report.variants[V.concise]];
+    expect(concise.name).toBe("descriptions=concise");
     expect(report.schemaCount.mode).toBe("estimate");
     expect(concise.schemaTokens).toBeLessThan(baseline.schemaTokens);
     expect(concise.change!.schemaTokens).toBe(concise.schemaTokens - baseline.schemaTokens);
@@ -90,15 +134,13 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
 
   it("offline, counts the hidden tool-use prompt as scout tokens does: in the schema cost and in every call's input", async () => {
     // Haiku 4.5: its hidden prompt is published, and its tokenizer is the local one (no ratio).
-    const report = await labJson([SRC_SET, "--model", "claude-haiku-4-5"]);
+    const report = await labJson([SMALL, "--model", "claude-haiku-4-5"]);
     const tokens = await runCli(["tokens", "--json", "--offline", "--model", "claude-haiku-4-5"], { env: OFFLINE_ENV });
     const costs = JSON.parse(tokens.stdout);
     expect(report.estimatesFor).toEqual({ model: costs.model, hiddenPrompt: costs.hiddenPrompt });
     expect(report.variants[0].schemaTokens).toBe(costs.total); // the same tools, the same figure in both views
     // A model without a published hidden prompt: the same run, 496 fewer tokens on each model call.
-    const bare = JSON.parse(
-      (await runCli(["lab", SRC_SET, "--json", "--model", "claude-imaginary-9"], { env: OFFLINE_ENV })).stdout,
-    ) as LabReport;
+    const bare = await labJson([SMALL, "--model", "claude-imaginary-9"]);
     const [withHidden, without] = [report.variants[0].totals, bare.variants[0].totals];
     expect(withHidden.inputTokens - without.inputTokens).toBe(costs.hiddenPrompt * withHidden.modelCalls);
     expect(report.variants[0].schemaTokens - bare.variants[0].schemaTokens).toBe(costs.hiddenPrompt);
@@ -106,18 +148,19 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("line-numbers=off shrinks read_file's results; sort=path changes the order glob lists", async () => {
-    const report = await labJson([SAMPLE_SET, "--variant", "line-numbers=off", "--variant", "sort=path"]);
-    const [baseline, bare] = report.variants;
+    const report = await labJson([FEW, ...DESIGNS]);
+    const [baseline, bare] = [report.variants[0], report.variants[V.bare]];
+    expect([bare.name, report.variants[V.sorted].name]).toEqual(["line-numbers=off", "sort=path"]);
     expect(bare.totals.toolResultTokensByTool.read_file).toBeLessThan(baseline.totals.toolResultTokensByTool.read_file);
     const listed = (answer: string) => answer.split("\n").filter((line) => line.startsWith("- "));
     const byMtime = listed(question(report, 0, "python-files").answer);
-    const sorted = listed(question(report, 2, "python-files").answer);
+    const sorted = listed(question(report, V.sorted, "python-files").answer);
     expect(sorted).toEqual([...byMtime].sort());
     expect(sorted).not.toEqual(byMtime);
   });
 
   it("offline, prices every model call of the set, and simulates caching over the set as one session", async () => {
-    const report = await labJson([SRC_SET, "--model", "claude-haiku-4-5"]);
+    const report = await labJson([SMALL, "--model", "claude-haiku-4-5"]);
     const calls = report.variants[0].questions.flatMap((q) => q.runs[0].steps.filter((s) => s.kind === "model"));
     // claude-haiku-4-5: $1 per million input tokens, $5 per million output.
     const micro = calls.reduce((sum, s) => sum + (s.kind === "model" ? s.inputTokens * 1 + s.outputTokens * 5 : 0), 0);
@@ -125,7 +168,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     // Haiku 4.5 caches nothing under 4,096 tokens, and no request of this set reaches it: the same dollars.
     expect(report.variants[0].dollars!.cached).toBeCloseTo(micro / 1e6, 6);
     // Opus 4.8 caches from 1,024: the stable prefix (~1,250) is read back on every call after the first.
-    const opus = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
+    const opus = await labJson([SMALL, "--model", "claude-opus-4-8"]);
     expect(opus.variants[0].dollars!.cached!).toBeLessThan(opus.variants[0].dollars!.uncached * 0.7);
   });
 
@@ -135,37 +178,37 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
       "typo.json": JSON.stringify({ grpe: "x" }),
     });
     const mine = path.join(dir, "mine.json");
-    const report = await labJson([SRC_SET, "--variant", `descriptions=${mine}`]);
+    const report = await labJson([FEW, "--variant", `descriptions=${mine}`]);
     const [baseline, own] = report.variants;
     expect(own.descriptions).toEqual({ grep: "Search file contents with a regex." });
     expect(own.schemaTokens).toBeLessThan(baseline.schemaTokens);
     expect(own.totals.inputTokens).toBeLessThan(baseline.totals.inputTokens);
     expect(own.questions[0].runs[0].path).toEqual(baseline.questions[0].runs[0].path); // the offline model reads no schema
-    const typo = await lab([SRC_SET, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
+    const typo = await lab([FEW, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('unknown tool "grpe"');
-    const missing = await lab([SRC_SET, "--variant", "descriptions=nope.json"]);
+    const missing = await lab([FEW, "--variant", "descriptions=nope.json"]);
     expect(missing.stderr).toContain("cannot read nope.json: no such file");
   });
 
   it("--differs lists only the questions whose verdict differs between variants", async () => {
     // cap=10 makes read_file refuse its window, yet every answer stays right: no verdict differs.
-    const same = (await lab([SAMPLE_SET, "--variant", "cap=10", "--differs"])).stdout;
+    const same = (await lab([FEW, "--variant", "cap=10", "--differs"])).stdout;
     expect(same).toContain("only the 0 whose verdict differs between variants");
     expect(same).not.toMatch(/^make-slug-defined:/m);
-    const all = (await lab([SAMPLE_SET, "--variant", "cap=10"])).stdout;
+    const all = (await lab([FEW, "--variant", "cap=10"])).stdout;
     expect(all).toMatch(/^make-slug-defined:/m);
   });
 
   it("--csv: one row per variant, question and run, the same figures as --json", async () => {
-    const report = await labJson([SRC_SET, "--variant", "cap=50"]);
-    const csv = (await lab([SRC_SET, "--variant", "cap=50", "--csv"])).stdout.trimEnd().split("\n");
+    const report = await labJson([FEW, ...DESIGNS]);
+    const csv = (await lab([FEW, ...DESIGNS, "--csv"])).stdout.trimEnd().split("\n");
     expect(csv[0]).toBe(
       "variant,question,run,right,model_calls,input_tokens,output_tokens,tool_result_tokens,path,why",
     );
-    expect(csv).toHaveLength(1 + 2 * report.set.questions);
-    const first = report.variants[1].questions[0];
-    expect(csv[1 + report.set.questions]).toBe(
+    expect(csv).toHaveLength(1 + report.variants.length * report.set.questions);
+    const first = report.variants[V.cap].questions[0];
+    expect(csv[1 + V.cap * report.set.questions]).toBe(
       [
         "cap=50",
         first.id,
@@ -179,17 +222,17 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
         first.runs[0].why,
       ].join(","),
     );
-    expect((await lab([SRC_SET, "--csv", "--json"])).code).toBe(2);
+    expect((await lab([FEW, "--csv", "--json"])).code).toBe(2);
   });
 
   it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
-    const report = await labJson([SRC_SET, "--model", "claude-opus-4-8"]);
+    const report = await labJson([SMALL, "--model", "claude-opus-4-8"]);
     expect(report.offline).toBe(true);
     expect(report.estimatesFor).toEqual({ model: "claude-opus-4-8", hiddenPrompt: 290 });
   });
 
   it("offline, model=NAME stands for that model: its hidden prompt on every call, its tokenizer, its prices", async () => {
-    const report = await labJson([SAMPLE_SET, "--model", "claude-opus-4-8", "--variant", "model=claude-haiku-4-5"]);
+    const report = await labJson([FEW, "--model", "claude-opus-4-8", "--variant", "model=claude-haiku-4-5"]);
     const [base, variant] = report.variants;
     expect(variant.model).toBe("claude-haiku-4-5");
     // Opus 4.8: 290 hidden tokens a call, the newer tokenizer (×1.30); Haiku 4.5: 496, the local one (×1).
@@ -209,7 +252,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     const b = base.totals;
     expect(base.dollars?.uncached).toBeCloseTo((b.inputTokens * 5 + b.outputTokens * 25) / 1e6, 6);
     expect(report.schemaCount.note).toContain("a model= variant carries its own model's hidden prompt");
-    const bad = await lab([SAMPLE_SET, "--variant", "model=$(rm)"]);
+    const bad = await lab([FEW, "--variant", "model=$(rm)"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
       'model must be a model name: letters, digits and . _ - : @ /, at most 100 characters, got "$(rm)"',
@@ -217,7 +260,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("--runs 2: the lowest–highest row keeps every column apart", async () => {
-    const table = (await lab([SRC_SET, "--runs", "2", "--variant", "cap=50"])).stdout;
+    const table = (await lab([FEW, "--runs", "2", "--variant", "cap=50"])).stdout;
     const spreadRows = table.split("\n").filter((line) => line.startsWith("  lowest–highest"));
     expect(spreadRows).toHaveLength(2);
     for (const line of spreadRows) {
@@ -228,7 +271,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("--runs 2 offline: every run the same, so the spread is nil", async () => {
-    const report = await labJson([SRC_SET, "--runs", "2"]);
+    const report = await labJson([FEW, "--runs", "2"]);
     const [baseline] = report.variants;
     expect(report.runs).toBe(2);
     expect(baseline.spread!.inputTokens).toEqual([baseline.totals.inputTokens, baseline.totals.inputTokens]);
@@ -241,17 +284,25 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
 
 describe("progress on stderr", { timeout: 60_000 }, () => {
   it("on a terminal: one line, rewritten after each question, erased at the end", async () => {
-    const run = await runCli(["lab", SRC_SET], { env: OFFLINE_ENV, launch: "pty", timeoutMs: 60_000 });
+    const run = await runCli(["lab", FEW], { env: OFFLINE_ENV, launch: "pty", timeoutMs: 60_000 });
     expect(run.code).toBe(0);
-    const n = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, SRC_SET), "utf8")).questions.length;
+    const n = JSON.parse(fs.readFileSync(FEW, "utf8")).questions.length;
     for (let done = 1; done <= n; done++) expect(run.stdout).toContain(`\r\x1b[Klab: ${done}/${n} · baseline · `);
-    expect(run.stdout).toMatch(/\r\x1b\[Kscout lab: Scout's own src\//);
+    expect(run.stdout).toMatch(/\r\x1b\[Kscout lab: shortly, the lessons' sample project/);
     expect(run.stdout).not.toContain("(variant 1)");
   });
 
   it("piped: one line as each variant starts, the same every run", async () => {
-    const run = await lab([SRC_SET, "--variant", "sort=path"]);
-    expect(run.stderr).toBe("lab: baseline (variant 1)…\nlab: sort=path (variant 2)…\n");
+    const expected = [
+      "lab: baseline (variant 1)…",
+      "lab: cap=50 (variant 2)…",
+      "lab: descriptions=concise (variant 3)…",
+      "lab: line-numbers=off (variant 4)…",
+      "lab: sort=path (variant 5)…",
+      "",
+    ].join("\n");
+    expect((await runOnce([FEW, ...DESIGNS])).stderr).toBe(expected);
+    expect((await runOnce([FEW, ...DESIGNS, "--json"])).stderr).toBe(expected);
   });
 });
 
@@ -367,11 +418,40 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     ],
     ["an unknown option", () => [set({ questions: [good] }), "--colour"], /unknown option --colour\n/],
   ];
-  it.each(cases)("%s", async (_name, args, message) => {
-    const run = await lab(args());
+  const refused = (run: CliRun, message: RegExp) => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr).toMatch(/^scout lab: /);
     expect(run.stdout).toBe("");
     expect(run.code).toBe(2);
-  });
+  };
+  it.each(cases)("%s", async (_name, args, message) => refused(await labInProcess(args()), message));
+  // The CLI's own exit status and streams, for one case of each kind: an option, the set, a variant, --html, a path.
+  const THROUGH_THE_CLI = ["no set given", "an unknown option", "a bad location", "an unknown knob"];
+  const viaCli = cases.filter(
+    ([name]) => THROUGH_THE_CLI.includes(name) || name.startsWith("--html") || name.includes("control"),
+  );
+  it.each(viaCli)("through the CLI: %s", async (_name, args, message) => refused(await lab(args()), message));
 });
+
+/**
+ * `scout lab ARGS` as the CLI runs it (labCommand), in this process, its console output kept: for the many
+ * checks of a refusal's message, each of which would otherwise start a process (~0.17 s of CPU).
+ */
+async function labInProcess(args: string[]): Promise<CliRun> {
+  const out = { stdout: "", stderr: "" };
+  const log = vi.spyOn(console, "log").mockImplementation((...words) => {
+    out.stdout += `${format(...words)}\n`;
+  });
+  const error = vi.spyOn(console, "error").mockImplementation((...words) => {
+    out.stderr += `${format(...words)}\n`;
+  });
+  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out.stdout += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await labCommand(args), ...out };
+  } finally {
+    for (const spy of [log, error, write]) spy.mockRestore();
+  }
+}
