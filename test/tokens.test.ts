@@ -1,4 +1,5 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "../src/core/scout.js";
 import { estimateCounter, estimateTokens, type Counter } from "../src/tokens/count.js";
@@ -298,12 +299,25 @@ describe("the tokenizer built on another thread (the REPL's first answer does no
       "naïve café ﬁ 🙂 \u0000 tabs\tand\nlines",
       JSON.stringify(toolSchemas(tools)),
     ];
+    const countJs = `${REPO_ROOT}/dist/tokens/count.js`;
+    // With warm, this thread's own tokenizer is poisoned in its module cache (a worker has its own): every
+    // count must come from the helper, not from the fallback that counts here when the helper fails.
+    const poison =
+      `const { createRequire } = await import("node:module");` +
+      `const resolved = createRequire(${JSON.stringify(countJs)}).resolve("@anthropic-ai/tokenizer");` +
+      `createRequire(${JSON.stringify(countJs)}).cache[resolved] = { id: resolved, filename: resolved, loaded: true,` +
+      ` exports: { getTokenizer() { throw new Error("counted on this thread, not on the helper"); } } };`;
     const script = (warm: boolean) =>
-      `const m = await import(${JSON.stringify(`${REPO_ROOT}/dist/tokens/count.js`)});` +
-      `${warm ? "m.warmTokenizer();" : ""}` +
+      `const m = await import(${JSON.stringify(countJs)});` +
+      `${warm ? `${poison} m.warmTokenizer();` : ""}` +
       `console.log(JSON.stringify(${JSON.stringify(texts)}.map((t) => m.estimateTokens(t))));`;
+    // Files, not \`node --input-type=module -e\`: a worker inherits that flag, so the helper's CommonJS source
+    // failed to load, each count waited out HELPER_WAIT_MS (10 s), and was made on this thread after all.
+    const dir = makeTree({ "warm.mjs": script(true), "here.mjs": script(false) });
     const run = async (warm: boolean) =>
-      JSON.parse((await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script(warm)])).stdout);
+      JSON.parse(
+        (await promisify(execFile)(process.execPath, [path.join(dir, warm ? "warm.mjs" : "here.mjs")])).stdout,
+      );
     const [onHelper, here] = await Promise.all([run(true), run(false)]);
     expect(onHelper).toEqual(here); // and both processes exited: an unref'd worker does not keep one alive
     expect(here[1]).toBeGreaterThan(0);
