@@ -155,3 +155,21 @@ export function runCli(args: string[], options: CliOptions & { input?: string } 
   child.stdin.end(options.input ?? "");
   return exited;
 }
+
+/**
+ * A few questions of a question set (`file`, from the repository root), written to a set of their own that
+ * asks in the same workspace: for a test of a lab report's shape, where the set's size is not the point
+ * (a lab run costs some 30 ms of CPU per question and variant).
+ */
+export function questionsOf(file: string, ids: string[]): string {
+  const set = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
+  const questions = ids.map((id) => {
+    const found = set.questions.find((q: { id: string }) => q.id === id);
+    if (!found) throw new Error(`${file} has no question ${id}`);
+    return found;
+  });
+  const workspace = path.resolve(REPO_ROOT, path.dirname(file), set.workspace ?? ".");
+  const subset = path.join(makeTree({}), path.basename(file));
+  fs.writeFileSync(subset, JSON.stringify({ title: set.title, workspace, questions }));
+  return subset;
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/guards/format.js";
 import { CHROMIUM, chromium as openIn, colourCounts, elements, measure, requireChromium } from "./chromium.js";
-import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
+import { makeTree, questionsOf, REPO_ROOT, runCli } from "./helpers.js";
 import { readPng } from "./png.js";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "scout-lab-html-"));
@@ -17,18 +17,15 @@ let report: LabReport;
 let source: string;
 
 beforeAll(async () => {
+  // Four of the sample set's questions: the page's shape and figures, not the set's size, are the point.
+  const set = questionsOf("lessons/questions/sample-project.json", [
+    "make-slug-defined",
+    "https-used",
+    "python-files",
+    "no-delete-link",
+  ]);
   const lab = await runCli(
-    [
-      "lab",
-      "lessons/questions/sample-project.json",
-      "--variant",
-      "cap=50",
-      "--variant",
-      "descriptions=concise",
-      "--json",
-      "--html",
-      page,
-    ],
+    ["lab", set, "--variant", "cap=50", "--variant", "descriptions=concise", "--json", "--html", page],
     { env: { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined }, timeoutMs: 60_000 },
   );
   expect(lab.code, lab.stderr).toBe(0);
@@ -36,7 +33,20 @@ beforeAll(async () => {
   source = fs.readFileSync(page, "utf8");
 }, 90_000);
 
-const chromium = (args: string[]) => openIn(page, args, work);
+/**
+ * One Chromium for both tests of the page: its DOM after layout, and a screenshot 1200 × 1400 (each launch
+ * takes some 2 s). The DOM does not depend on the window: the page has no script.
+ */
+let opened: Promise<{ dom: string; png: string }> | undefined;
+const openPage = () => {
+  const png = path.join(work, "report.png");
+  opened ??= openIn(
+    page,
+    ["--virtual-time-budget=5000", "--dump-dom", "--window-size=1200,1400", `--screenshot=${png}`],
+    work,
+  ).then((dom) => ({ dom, png }));
+  return opened;
+};
 
 describe("the HTML page", { timeout: 120_000 }, () => {
   it("is self-contained: no script, no stylesheet, font or image from anywhere", () => {
@@ -47,7 +57,7 @@ describe("the HTML page", { timeout: 120_000 }, () => {
   requireChromium("the HTML page of scout lab");
 
   it.skipIf(!CHROMIUM)("renders in Chromium with its charts, and every number is the one --json printed", async () => {
-    const dom = await chromium(["--virtual-time-budget=5000", "--dump-dom"]);
+    const { dom } = await openPage();
     expect(dom).toContain(`<h1>scout lab: ${report.set.title}</h1>`);
     // Three charts of totals, one per change figure with a value, one per question.
     const changes = report.variants[1].dollarsChange?.cached == null ? 3 : 4;
@@ -99,8 +109,7 @@ describe("the HTML page", { timeout: 120_000 }, () => {
   });
 
   it.skipIf(!CHROMIUM)("is drawn: a screenshot shows each variant's colour in its bars", async () => {
-    const png = path.join(work, "report.png");
-    await chromium(["--window-size=1200,1400", `--screenshot=${png}`]);
+    const { png } = await openPage();
     const pixels = readPng(fs.readFileSync(png));
     expect([pixels.width, pixels.height]).toEqual([1200, 1400]);
     const counts = colourCounts(pixels);
@@ -176,14 +185,34 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
   }, 90_000);
   afterAll(() => fs.rmSync(setDir, { recursive: true, force: true }));
 
-  it.skipIf(!CHROMIUM)("fits a 1400-pixel screen: nothing is wider, nothing scrolls sideways", async () => {
-    const found = await measure(
-      sevenPage,
-      `const wider = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 1400);
+  // Two Chromium launches for the tests below: the DOM, and one page that runs every test's measuring
+  // script (each launch takes some 2 s); each test reads its own part.
+  let dom: Promise<string> | undefined;
+  const sevenDom = () => (dom ??= openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work));
+  const MEASURES: Record<string, string> = {
+    wider: `const wider = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 1400);
        return { scrollWidth: document.documentElement.scrollWidth, wider: wider.map((e) => e.tagName + (e.id ? "#" + e.id : "")) };`,
-      1400,
-      work,
-    );
+    changeBars: `return [...document.querySelectorAll("#change-charts rect")].map((r) => {
+         const zero = r.ownerSVGElement.querySelector("line").getBoundingClientRect().left;
+         const box = r.getBoundingClientRect();
+         return { figure: r.dataset.figure, value: Number(r.dataset.value), left: box.left, width: box.width, zero };
+       });`,
+    stepBars: `return [...document.querySelectorAll("#step-charts rect.point")].map((r) => ({
+         value: Number(r.dataset.value), height: r.getBoundingClientRect().height, left: r.getBoundingClientRect().left,
+         question: r.closest("figure").dataset.question }));`,
+    cells: `return [...document.querySelectorAll("td[data-question]")].map((td) => ({
+         variant: td.dataset.variant, question: td.dataset.question, text: td.innerText }));`,
+  };
+  let measured: Promise<Record<string, any>> | undefined;
+  /** What MEASURES[name] found in the seven-variant page, laid out 1400 pixels wide. */
+  const measureSeven = async (name: keyof typeof MEASURES) => {
+    const all = Object.entries(MEASURES).map(([key, body]) => `${JSON.stringify(key)}: (() => { ${body} })()`);
+    measured ??= measure(sevenPage, `return { ${all.join(", ")} };`, 1400, work);
+    return (await measured)[name];
+  };
+
+  it.skipIf(!CHROMIUM)("fits a 1400-pixel screen: nothing is wider, nothing scrolls sideways", async () => {
+    const found = await measureSeven("wider");
     expect(found.wider).toEqual([]);
     expect(found.scrollWidth).toBeLessThanOrEqual(1400);
   });
@@ -191,7 +220,7 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
   it.skipIf(!CHROMIUM)(
     "charts each variant's change against the baseline, with the values --json printed, drawn to scale",
     async () => {
-      const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+      const dom = await sevenDom();
       const bars = elements(dom, "rect").filter((rect) => /^(change|dollarsChange)\./.test(rect["data-figure"] ?? ""));
       const figures = {
         "change.inputTokens": (v: LabReport["variants"][number]) => v.change?.inputTokens,
@@ -205,16 +234,8 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
         }
       expect(bars.some((b) => b["data-variant"] === "baseline")).toBe(false);
       // In the browser: within a chart, bar length per percent is one figure, and less than the baseline goes left.
-      const drawn: { figure: string; value: number; left: number; width: number; zero: number }[] = await measure(
-        sevenPage,
-        `return [...document.querySelectorAll("#change-charts rect")].map((r) => {
-         const zero = r.ownerSVGElement.querySelector("line").getBoundingClientRect().left;
-         const box = r.getBoundingClientRect();
-         return { figure: r.dataset.figure, value: Number(r.dataset.value), left: box.left, width: box.width, zero };
-       });`,
-        1400,
-        work,
-      );
+      const drawn: { figure: string; value: number; left: number; width: number; zero: number }[] =
+        await measureSeven("changeBars");
       for (const figure of Object.keys(figures)) {
         const chart = drawn.filter((d) => d.figure === figure && Math.abs(d.value) >= 0.5);
         const perPercent = chart.map((d) => d.width / Math.abs(d.value));
@@ -227,7 +248,7 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
   );
 
   it.skipIf(!CHROMIUM)("gives every colour one meaning: a variant's is no tool's", async () => {
-    const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+    const dom = await sevenDom();
     const meanings = new Map<string, Set<string>>();
     for (const rect of elements(dom, "rect").filter((r) => r.fill)) {
       const tool = /^toolResultTokens\.(.+)$/.exec(rect["data-figure"] ?? "")?.[1];
@@ -246,18 +267,11 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
           v.questions.flatMap((q) => q.runs[0].steps.flatMap((s) => (s.kind === "model" ? [s.inputTokens] : []))),
         ),
       );
-      const drawn: { value: number; height: number; left: number; question: string }[] = await measure(
-        sevenPage,
-        `return [...document.querySelectorAll("#step-charts rect.point")].map((r) => ({
-         value: Number(r.dataset.value), height: r.getBoundingClientRect().height, left: r.getBoundingClientRect().left,
-         question: r.closest("figure").dataset.question }));`,
-        1400,
-        work,
-      );
+      const drawn: { value: number; height: number; left: number; question: string }[] = await measureSeven("stepBars");
       expect(drawn.length).toBeGreaterThan(8 * 3);
       const perToken = drawn.map((d) => d.height / d.value);
       expect(Math.max(...perToken) - Math.min(...perToken)).toBeLessThan(1 / top); // under a pixel at the top
-      const dom = await openIn(sevenPage, ["--virtual-time-budget=5000", "--dump-dom"], work);
+      const dom = await sevenDom();
       expect(
         new Set(
           elements(dom, "svg")
@@ -274,13 +288,7 @@ describe("the HTML page with seven variants, slide-ready", { timeout: 120_000 },
   );
 
   it.skipIf(!CHROMIUM)("shows why each wrong answer is wrong on the page, not only in a tooltip", async () => {
-    const cells: { variant: string; question: string; text: string }[] = await measure(
-      sevenPage,
-      `return [...document.querySelectorAll("td[data-question]")].map((td) => ({
-         variant: td.dataset.variant, question: td.dataset.question, text: td.innerText }));`,
-      1400,
-      work,
-    );
+    const cells: { variant: string; question: string; text: string }[] = await measureSeven("cells");
     const wrong = seven.variants.flatMap((v) =>
       v.questions.filter((q) => !q.runs[0].right).map((q) => ({ variant: v.name, question: q.id, why: q.runs[0].why })),
     );

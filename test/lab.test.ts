@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { labCommand } from "../src/lab/command.js";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/guards/format.js";
-import { makeTree, REPO_ROOT, runCli, type CliRun } from "./helpers.js";
+import { makeTree, questionsOf, REPO_ROOT, runCli, type CliRun } from "./helpers.js";
 
 const SAMPLE_SET = "lessons/questions/sample-project.json";
 const SRC_SET = "lessons/questions/scout-src.json";
@@ -23,21 +23,9 @@ const OFFLINE_ENV = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefi
  * grep and a read_file (few hits), one with many grep hits (a cap bites), one answered by glob (the order
  * shows), one that finds nothing.
  */
-const FEW = subset(SAMPLE_SET, ["make-slug-defined", "https-used", "python-files", "no-delete-link"]);
-
-function subset(file: string, ids: string[]): string {
-  const set = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"));
-  const questions = ids.map((id) => set.questions.find((q: { id: string }) => q.id === id) ?? fail(id));
-  const workspace = path.resolve(REPO_ROOT, path.dirname(file), set.workspace);
-  const out = path.join(makeTree({}), path.basename(file));
-  fs.writeFileSync(out, JSON.stringify({ title: set.title, workspace, questions }));
-  return out;
-}
+const FEW = questionsOf(SAMPLE_SET, ["make-slug-defined", "https-used", "python-files", "no-delete-link"]);
 /** Questions of Scout's own src/, where no request reaches 4,096 tokens (the sample set's https-used does). */
-const SMALL = subset(SRC_SET, ["run-turn-defined", "models-folder", "no-websocket"]);
-const fail = (id: string) => {
-  throw new Error(`no question ${id}`);
-};
+const SMALL = questionsOf(SRC_SET, ["run-turn-defined", "models-folder", "no-websocket"]);
 
 async function lab(args: string[], cwd = REPO_ROOT) {
   return runCli(["lab", ...args], { cwd, env: OFFLINE_ENV, timeoutMs: 60_000 });
