@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
+import { format } from "node:util";
+import { afterAll, vi } from "vitest";
 import { runTool } from "../src/core/tool.js";
 import { Workspace } from "../src/core/workspace.js";
 import { setMtime, type TreeFile, writeTree } from "../lessons/cases/case.js";
@@ -172,4 +173,28 @@ export function questionsOf(file: string, ids: string[]): string {
   const subset = path.join(makeTree({}), path.basename(file));
   fs.writeFileSync(subset, JSON.stringify({ title: set.title, workspace, questions }));
   return subset;
+}
+
+/**
+ * A subcommand's entry (labCommand, tokensCommand: what `scout lab ARGS` runs after the CLI's dispatch) called in
+ * this process, its console and stdout kept: for the many checks of a refusal's message, each of which would
+ * otherwise start a process (~0.17 s of CPU). Keep one case of each kind through the CLI itself.
+ */
+export async function inProcess(command: (argv: string[]) => Promise<number>, args: string[]): Promise<CliRun> {
+  const out = { stdout: "", stderr: "" };
+  const log = vi.spyOn(console, "log").mockImplementation((...words) => {
+    out.stdout += `${format(...words)}\n`;
+  });
+  const error = vi.spyOn(console, "error").mockImplementation((...words) => {
+    out.stderr += `${format(...words)}\n`;
+  });
+  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out.stdout += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await command(args), ...out };
+  } finally {
+    for (const spy of [log, error, write]) spy.mockRestore();
+  }
 }

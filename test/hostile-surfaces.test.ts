@@ -6,10 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeApiError } from "../src/models/api-errors.js";
+import { labCommand } from "../src/lab/command.js";
 import { PersonFileAppender, readPersonFile } from "../src/person-file.js";
 import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/guards/tool-calls.js";
 import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
-import { makeTree, runCli } from "./helpers.js";
+import { type CliRun, inProcess, makeTree, runCli } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 const OFFLINE = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
@@ -281,22 +282,24 @@ describe("27.17 malformed tool input from the model: an is_error result, and the
     { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 5 } },
     { type: "message_stop" },
   ];
-  const toolBlock = (block: Record<string, unknown>, ...json: string[]) => [
-    {
-      type: "content_block_start",
-      index: 0,
-      content_block: { type: "tool_use", id: "t1", name: "read_file", ...block },
-    },
-    ...json.map((partial_json) => ({
-      type: "content_block_delta",
-      index: 0,
-      delta: { type: "input_json_delta", partial_json },
-    })),
-    { type: "content_block_stop", index: 0 },
-  ];
+  const toolBlock =
+    (block: Record<string, unknown>, ...json: string[]) =>
+    (id: string) => [
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id, name: "read_file", ...block },
+      },
+      ...json.map((partial_json) => ({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json },
+      })),
+      { type: "content_block_stop", index: 0 },
+    ];
   // Written by hand: JSON.stringify itself overflows the stack at this depth.
   const deep = `{"path":${'{"a":'.repeat(10_000)}"x"${"}".repeat(10_000)}}`;
-  it.each([
+  const cases: [string, (id: string) => { type: string; [key: string]: unknown }[], RegExp][] = [
     ["a tool_use block with no input", toolBlock({}), /Not run: the tool call has no input/],
     [
       "malformed input_json_delta",
@@ -310,19 +313,43 @@ describe("27.17 malformed tool input from the model: an is_error result, and the
     ],
     ["input that is a string", toolBlock({ input: {} }, '"app.py"'), /got string/],
     ["input nested 10,000 deep", toolBlock({ input: {} }, deep), /nested more than 32 levels deep/],
-  ])("%s", async (_, block, message) => {
-    const root = makeTree(FILES);
-    api.script(events(start, ...block, ...end), reply([text("Answered anyway.")]));
-    const run = await scout(root, ["-p", "q"]);
+  ];
+  // One turn for all the cases (a Claude-mode process costs ~0.6 s of CPU): the model sends each malformed
+  // call in its own message, one after the other, then answers; each case reads the request that followed it.
+  let turn: Promise<{ run: CliRun; requests: ApiServer["requests"] }> | undefined;
+  const theTurn = () =>
+    (turn ??= (async () => {
+      const own = await startApiServer();
+      try {
+        own.script(
+          ...cases.map(([, block], i) => events(start, ...block(`t${i}`), ...end)),
+          reply([text("Answered anyway.")]),
+        );
+        const root = makeTree(FILES);
+        const run = await runCli(["--cwd", root, "--no-cache", "-p", "q"], {
+          cwd: root,
+          env: { ...claude(), ANTHROPIC_BASE_URL: own.url },
+          timeoutMs: 30_000,
+        });
+        return { run, requests: own.requests };
+      } finally {
+        own.close();
+      }
+    })());
+  it.each(cases.map(([name, , message], i) => [name, i, message] as const))("%s", async (_, i, message) => {
+    const { run, requests } = await theTurn();
+    const after = requests[i + 1]?.body.messages ?? [];
+    const results = after.at(-1)?.content.filter((block: { type: string }) => block.type === "tool_result");
+    expect(results, run.stderr).toHaveLength(1);
+    expect(results[0].tool_use_id).toBe(`t${i}`);
+    expect(results[0].content).toMatch(message);
+    expect(results[0].is_error).toBe(true);
+    expect(after.at(-2).content.find((b: { type: string }) => b.type === "tool_use").input).toEqual({});
+    // And the turn went on to the answer.
     expect(run.stderr).not.toContain("unexpected error");
+    expect(requests).toHaveLength(cases.length + 1);
     expect(run.stdout).toContain("Answered anyway.");
     expect(run.code).toBe(0);
-    const [result] = toolResults(1);
-    expect(result.content).toMatch(message);
-    expect(result.is_error).toBe(true);
-    expect(api.requests[1].body.messages[1].content.find((b: { type: string }) => b.type === "tool_use").input).toEqual(
-      {},
-    );
   });
 });
 
@@ -392,7 +419,11 @@ describe("27.12 a lab set's workspace obeys --cwd's rules, and is never / or the
     ["repo/a.py", /"workspace" "repo\/a\.py": not a directory/],
     ["nope", /"workspace" "nope": no such directory/],
   ])("workspace %j: exit 2, naming the field", async (workspace, message) => {
-    const run = await runCli(["lab", set(workspace)], { env: { ...OFFLINE, HOME: home }, timeoutMs: 30_000 });
+    // The home folder is $HOME, so that case runs as its own process; the others in this one (inProcess).
+    const run =
+      workspace === "."
+        ? await runCli(["lab", set(workspace)], { env: { ...OFFLINE, HOME: home }, timeoutMs: 30_000 })
+        : await inProcess(labCommand, [set(workspace)]);
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });
@@ -408,8 +439,11 @@ describe("27.19 smaller: --runs in decimal digits, locations within the file", (
     );
     return file;
   };
+  // The first case of each through the CLI, the rest in this process (inProcess: the same labCommand).
+  const lab = (args: string[], viaCli: boolean) =>
+    viaCli ? runCli(["lab", ...args], { env: OFFLINE }) : inProcess(labCommand, args);
   it.each(["1e1", "0x2", " 2", "2 ", "+2", "2.0"])("--runs %j is refused", async (runs) => {
-    const run = await runCli(["lab", set("app.py:1"), "--runs", runs], { env: OFFLINE });
+    const run = await lab([set("app.py:1"), "--runs", runs], runs === "1e1");
     expect(run.stderr).toContain("--runs must be a whole number from 1 to 20 in decimal digits");
     expect(run.code).toBe(2);
   });
@@ -417,7 +451,7 @@ describe("27.19 smaller: --runs in decimal digits, locations within the file", (
     ["app.py:3", /"app.py:3": app.py has 2 lines/],
     ["app.py:0", /"app.py:0": line numbers start at 1/],
   ])("location %s is refused", async (location, message) => {
-    const run = await runCli(["lab", set(location)], { env: OFFLINE });
+    const run = await lab([set(location)], location === "app.py:3");
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });

@@ -6,12 +6,11 @@
 // read the same run share it (runOnce): a lab run costs some 30 ms of CPU per question and variant.
 import fs from "node:fs";
 import path from "node:path";
-import { format } from "node:util";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { labCommand } from "../src/lab/command.js";
 import type { LabReport } from "../src/lab/report.js";
 import { formatCount } from "../src/guards/format.js";
-import { makeTree, questionsOf, REPO_ROOT, runCli, type CliRun } from "./helpers.js";
+import { type CliRun, inProcess, makeTree, questionsOf, REPO_ROOT, runCli } from "./helpers.js";
 
 const SAMPLE_SET = "lessons/questions/sample-project.json";
 const SRC_SET = "lessons/questions/scout-src.json";
@@ -412,7 +411,7 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     expect(run.stdout).toBe("");
     expect(run.code).toBe(2);
   };
-  it.each(cases)("%s", async (_name, args, message) => refused(await labInProcess(args()), message));
+  it.each(cases)("%s", async (_name, args, message) => refused(await inProcess(labCommand, args()), message));
   // The CLI's own exit status and streams, for one case of each kind: an option, the set, a variant, --html, a path.
   const THROUGH_THE_CLI = ["no set given", "an unknown option", "a bad location", "an unknown knob"];
   const viaCli = cases.filter(
@@ -420,26 +419,3 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
   );
   it.each(viaCli)("through the CLI: %s", async (_name, args, message) => refused(await lab(args()), message));
 });
-
-/**
- * `scout lab ARGS` as the CLI runs it (labCommand), in this process, its console output kept: for the many
- * checks of a refusal's message, each of which would otherwise start a process (~0.17 s of CPU).
- */
-async function labInProcess(args: string[]): Promise<CliRun> {
-  const out = { stdout: "", stderr: "" };
-  const log = vi.spyOn(console, "log").mockImplementation((...words) => {
-    out.stdout += `${format(...words)}\n`;
-  });
-  const error = vi.spyOn(console, "error").mockImplementation((...words) => {
-    out.stderr += `${format(...words)}\n`;
-  });
-  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out.stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await labCommand(args), ...out };
-  } finally {
-    for (const spy of [log, error, write]) spy.mockRestore();
-  }
-}
