@@ -342,29 +342,34 @@ describe("piped stdin through the real SDK", { timeout: 60_000 }, () => {
   });
 
   it.each([
-    [529, "overloaded_error", "overloaded (529)"],
-    [429, "rate_limit_error", "rate limited (429)"],
-  ])("a %i answered once is retried, with one line saying so and how long it waits", async (status, type, why) => {
-    api.script(apiError(status, type, "Try later"), reply([text("Fine now.")]));
-    const run = await scout(["-p", "hello?"]);
+    // The 529 waits Scout's own first wait (1 s); the 429 carries a retry-after, as the API's do, and waits that.
+    [529, "overloaded_error", "overloaded (529)", undefined, 1],
+    [429, "rate_limit_error", "rate limited (429)", 0, 0],
+  ])(
+    "a %i answered once is retried, with one line saying so and how long it waits",
+    async (status, type, why, retryAfter, waits) => {
+      api.script(apiError(status, type, "Try later", retryAfter), reply([text("Fine now.")]));
+      const run = await scout(["-p", "hello?"]);
 
-    expect(api.requests).toHaveLength(2);
-    expect(api.requests[1].body).toEqual(api.requests[0].body);
-    expect(run.stdout).toBe("Fine now.\n");
-    expect(run.stderr.split("\n").filter((line) => /retry|error/i.test(line))).toEqual([
-      `(${why}, retrying in 1 s (1/2))`,
-    ]);
-    expect(run.code).toBe(0);
-  });
+      expect(api.requests).toHaveLength(2);
+      expect(api.requests[1].body).toEqual(api.requests[0].body);
+      expect(run.stdout).toBe("Fine now.\n");
+      expect(run.stderr.split("\n").filter((line) => /retry|error/i.test(line))).toEqual([
+        `(${why}, retrying in ${waits} s (1/2))`,
+      ]);
+      expect(run.code).toBe(0);
+    },
+  );
 
   it("a 529 that lasts through the retries is one line saying so, and the next question works", async () => {
-    const overloaded = apiError(529, "overloaded_error", "Overloaded");
+    // retry-after: 0, so the test does not wait; Scout's own waits (1 s, 2 s) are seen when the server is not there.
+    const overloaded = apiError(529, "overloaded_error", "Overloaded", 0);
     api.script(overloaded, overloaded, overloaded, reply([text("Back.")]));
     const run = await scout([], { input: "first?\nsecond?\n" });
 
     expect(api.requests).toHaveLength(4); // the first try and 2 retries, then the second question
-    expect(run.stderr).toContain("(overloaded (529), retrying in 1 s (1/2))\n");
-    expect(run.stderr).toContain("(overloaded (529), retrying in 2 s (2/2))\n");
+    expect(run.stderr).toContain("(overloaded (529), retrying in 0 s (1/2))\n");
+    expect(run.stderr).toContain("(overloaded (529), retrying in 0 s (2/2))\n");
     expect(run.stderr.split("\n").filter((line) => line.startsWith("scout:"))).toEqual([
       "scout: overloaded, still after retries: Overloaded",
     ]);

@@ -201,8 +201,10 @@ describe("scout lab with Claude", { timeout: 60_000 }, () => {
 
   it("waits out a rate limit that outlasts the SDK's own retries, and still gets the answer", async () => {
     api.scriptCount(count(500), count(1_200));
-    const limited = apiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit");
-    api.script(limited, limited, limited, reply([text("alpha is defined at a.py:1.")]));
+    const limited = (retryAfter?: number) =>
+      apiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit", retryAfter);
+    // The SDK's own two retries wait what retry-after asks (0 s); the third 429 asks nothing: the lab waits its own 2 s.
+    api.script(limited(0), limited(0), limited(), reply([text("alpha is defined at a.py:1.")]));
     const run = await lab([]);
     expect(run.stderr).toContain("lab: rate limited; waiting 2 s");
     expect(run.code).toBe(0);

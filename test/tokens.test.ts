@@ -275,7 +275,8 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
   it("says clearly when the API keeps answering 429", async () => {
     api.scriptCount(
       ...Array(3).fill(
-        apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+        // retry-after: 0, as the API sends with a 429: the retries do not wait (Scout's own waits: cli-claude.test.ts).
+        apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", 0),
       ),
     );
     const run = await runCli(["tokens"], { env: exactEnv() });

@@ -21,7 +21,7 @@ export interface ApiUsage {
 /** What the server does with one request. */
 export type Scripted =
   | { kind: "message"; content: Block[]; stop_reason: string; usage: ApiUsage }
-  | { kind: "error"; status: number; type: string; message: string }
+  | { kind: "error"; status: number; type: string; message: string; retryAfter?: number }
   | { kind: "stream_error"; type: string; message: string }
   | { kind: "stall"; text: string }
   | { kind: "count"; input_tokens: number }
@@ -45,12 +45,16 @@ export function reply(
 ): Scripted {
   return { kind: "message", content, stop_reason, usage };
 }
-/** An HTTP error with the API's error body, e.g. apiError(529, "overloaded_error", "Overloaded"). */
-export const apiError = (status: number, type: string, message: string): Scripted => ({
+/**
+ * An HTTP error with the API's error body, e.g. apiError(529, "overloaded_error", "Overloaded"); with
+ * `retryAfter`, a retry-after header asking the client to wait that many seconds, as the API sends with a 429.
+ */
+export const apiError = (status: number, type: string, message: string, retryAfter?: number): Scripted => ({
   kind: "error",
   status,
   type,
   message,
+  retryAfter,
 });
 /** A stream that starts (status 200) and then fails with an error event, as an overload mid-answer does. */
 export const streamError = (type: string, message: string): Scripted => ({ kind: "stream_error", type, message });
@@ -120,7 +124,12 @@ export async function startApiServer(): Promise<ApiServer> {
     }
     if (next.kind === "hang") return; // the socket stays open until the client aborts
     if (next.kind === "error")
-      return sendJson(res, next.status, { type: "error", error: { type: next.type, message: next.message } });
+      return sendJson(
+        res,
+        next.status,
+        { type: "error", error: { type: next.type, message: next.message } },
+        next.retryAfter === undefined ? {} : { "retry-after": String(next.retryAfter) },
+      );
     if (next.kind === "count") return sendJson(res, 200, { input_tokens: next.input_tokens });
     if (next.kind === "stream_error" || next.kind === "stall") return sendBrokenStream(res, next, body?.model, stalled);
     if (next.kind === "events") {
@@ -157,8 +166,8 @@ export async function startApiServer(): Promise<ApiServer> {
   };
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 
