@@ -16,7 +16,7 @@ import {
   toolUse,
   type ApiServer,
 } from "../lessons/cases/api-server.js";
-import { makeTree, runCli, startCli } from "./helpers.js";
+import { type CliRun, makeTree, runCli, startCli } from "./helpers.js";
 import { moduleProbe } from "./module-probe.js";
 
 const FILES = {
@@ -244,9 +244,18 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
     expect(run.stdout).toBe("It divides.\n");
   });
 
+  /** One `-p --json` run read by the two tests below (each Claude-mode process costs ~0.6 s of CPU). */
+  let jsonRun: Promise<CliRun> | undefined;
+  const jsonTurn = () => {
+    if (!jsonRun) {
+      api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
+      jsonRun = scout(["-p", "who calls normpath?", "--json", "--model", "claude-haiku-4-5"]);
+    }
+    return jsonRun;
+  };
+
   it("--json with -p: one JSON object on stdout with the answer, steps, usage and duration", async () => {
-    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
-    const run = await scout(["-p", "who calls normpath?", "--json"]);
+    const run = await jsonTurn();
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({
@@ -264,8 +273,7 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
   });
 
   it("--json also says the model, the cost in dollars and whether it is an estimate, each step's usage, each tool result's size", async () => {
-    api.script(reply([toolUse("toolu_1", "grep", { pattern: "normpath" })]), reply([text("app.py:4")]));
-    const run = await scout(["-p", "who calls normpath?", "--json", "--model", "claude-haiku-4-5"]);
+    const run = await jsonTurn();
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.model).toBe("claude-haiku-4-5");
