@@ -176,9 +176,10 @@ export function questionsOf(file: string, ids: string[]): string {
 }
 
 /**
- * A subcommand's entry (labCommand, tokensCommand: what `scout lab ARGS` runs after the CLI's dispatch) called in
- * this process, its console and stdout kept: for the many checks of a refusal's message, each of which would
- * otherwise start a process (~0.17 s of CPU). Keep one case of each kind through the CLI itself.
+ * A subcommand's entry (labCommand: what `scout lab ARGS` runs after the CLI's dispatch) called in this process,
+ * its console and stdout kept: for the many checks of a refusal's message, each of which would otherwise start a
+ * process (~0.17 s of CPU). Keep one case of each kind through the CLI itself. Not for a command that leaves an
+ * error to cli.ts's own catch (tokensCommand's --trace refusals): there the CLI is what says it.
  */
 export async function inProcess(command: (argv: string[]) => Promise<number>, args: string[]): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
