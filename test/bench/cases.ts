@@ -549,8 +549,8 @@ const REPL_SEARCHES: {
   question: string;
   tool: "glob" | "grep";
   pattern: string;
+  /** Every anchor is a baseline: each row's ratio is to the fastest of them. */
   anchors: (root: string) => Case[];
-  anchorIds: string[];
 }[] = [
   {
     key: "first-glob-py",
@@ -558,7 +558,6 @@ const REPL_SEARCHES: {
     tool: "glob",
     pattern: "**/*.py",
     anchors: (root) => [rgFilesSortrAnchor(root, ["*.py"])],
-    anchorIds: ["rg-files-sortr"],
   },
   {
     key: "glob-ts",
@@ -566,7 +565,6 @@ const REPL_SEARCHES: {
     tool: "glob",
     pattern: "**/*.{ts,tsx}",
     anchors: (root) => [rgFilesSortrAnchor(root, ["*.{ts,tsx}"])],
-    anchorIds: ["rg-files-sortr"],
   },
   ...Object.entries(TOKENS).map(([kind, token]) => ({
     key: `grep-${kind}`,
@@ -574,7 +572,6 @@ const REPL_SEARCHES: {
     tool: "grep" as const,
     pattern: `\\b${token}\\b`,
     anchors: (root: string) => rgGrepAnchors(root, `\\b${token}\\b`),
-    anchorIds: RG_GREP_ANCHORS,
   })),
 ];
 
@@ -582,12 +579,17 @@ const REPL_SEARCHES: {
 const STEP_LINE_END = / → (.*) · (\d+) ms · [\d,]+ chars · ~[\d,]+ tokens$/;
 /** The REPL's first step line: the model's first reply. */
 const FIRST_STEP = /\[1\] /;
+/**
+ * The first question is typed at 10 keys a second, as a learner types (and as the first-answer rows do), so
+ * the tokenizer builds meanwhile as it does for them; the next ones are pasted, into a REPL that waits idle.
+ */
+const FIRST_KEY_GAP_MS = 100;
 /** A turn is over when its turn line is followed by the next prompt. */
 const TURN_OVER = new RegExp(`(^|\\n)turn: [^\\n]*\\n[^]*${REPL_PROMPT}`);
 
 /**
  * The REPL on the generated trees (the bench tree, and the learner-sized one of 1,000 files), on a terminal,
- * offline: for each question of REPL_SEARCHES (the first in a new REPL, the others warm), from Enter to the
+ * offline: for each question of REPL_SEARCHES (the first typed into a new REPL, the others warm), from Enter to the
  * first step line (the model's reply) and to the glob or grep step line, with the ms that line gives the call
  * itself, beside raw rg timed between the questions while the REPL waits. Issue 28 names no target for
  * these: they are measured only.
@@ -610,15 +612,25 @@ async function replOnTree(ctx: Context, tree: { key: string; root: string }): Pr
   const env = { ...process.env, SCOUT_HISTORY: "", SCOUT_SESSIONS: "" }; // the questions are kept in no file
   const sections = REPL_SEARCHES.map((search, i) => {
     const key = `repl-${tree.key}-${search.key}`;
+    const anchors = search.anchors(tree.root);
     const cases: Pick<Case, "id" | "label">[] = [
       { id: "first-step", label: "Enter → the first step line ([1] model …)" },
       { id: "enter-to-step", label: `Enter → the ${search.tool} step line` },
       { id: "tool-ms", label: `the ${search.tool} call's own ms (in its step line)` },
-      ...search.anchors(tree.root),
+      ...anchors,
     ];
-    const when = i === 0 ? "a new REPL" : "warm";
+    const when = i === 0 ? `a new REPL, the question typed at ${1000 / FIRST_KEY_GAP_MS} keys/s` : "warm";
     const title = `REPL on ${what}, ${when}: ${search.tool} ${search.pattern} ("${search.question}")`;
-    return { search, key, title, cases, samples: cases.map((): number[] => []), notes: new Map<string, string>() };
+    const anchorIds = anchors.map((anchor) => anchor.id);
+    return {
+      search,
+      key,
+      title,
+      cases,
+      anchorIds,
+      samples: cases.map((): number[] => []),
+      notes: new Map<string, string>(),
+    };
   });
   ctx.log(`  the REPL on ${what} (${tree.root}): ${REPL_SEARCHES.map((s) => `"${s.question}"`).join(", ")}`);
   for (let run = -WARMUP_RUNS; run < ctx.runs; run++) {
@@ -635,7 +647,8 @@ async function replOnTree(ctx: Context, tree: { key: string; root: string }): Pr
           if (note) section.notes.set(id, note);
         };
         const stepLine = new RegExp(`\\[\\d+\\] ${search.tool} `);
-        const [first, step] = await repl.ask(search.question, [FIRST_STEP, stepLine]);
+        const keyGapMs = search === REPL_SEARCHES[0] ? FIRST_KEY_GAP_MS : 0;
+        const [first, step] = await repl.ask(search.question, [FIRST_STEP, stepLine], keyGapMs);
         const input = JSON.stringify({ pattern: search.pattern });
         const end = STEP_LINE_END.exec(step.line);
         // The anchors answer the search the model was expected to make: a different first call is a bench to fix.
@@ -654,7 +667,7 @@ async function replOnTree(ctx: Context, tree: { key: string; root: string }): Pr
       await repl.close();
     }
   }
-  return sections.flatMap(({ search, key, title, cases, samples, notes }) => {
+  return sections.flatMap(({ key, title, cases, anchorIds, samples, notes }) => {
     const rows: TimingRow[] = cases.map((c, i) => ({
       section: title,
       id: `${key}/${c.id}`,
@@ -662,7 +675,7 @@ async function replOnTree(ctx: Context, tree: { key: string; root: string }): Pr
       ...summarize(samples[i]),
       note: notes.get(c.id),
     }));
-    return withRatios(key, rows, cases, search.anchorIds);
+    return withRatios(key, rows, cases, anchorIds);
   });
 }
 

@@ -197,10 +197,11 @@ export interface SeenLine {
 /** A REPL kept running for several questions: a warm one, as a learner has after the first answer. */
 export interface PtyRepl {
   /**
-   * Pastes `question`, waits for its echo, presses Enter, and waits until the REPL is `ready` again. Returns,
-   * for each of `markers`, the first whole output line after Enter that matches it, and when it came.
+   * Types `question` (pasted at once, or one key every `keyGapMs`), waits for its echo, presses Enter, and
+   * waits until the REPL is `ready` again. Returns, for each of `markers`, the first whole output line after
+   * Enter that matches it, and when it came.
    */
-  ask(question: string, markers: RegExp[]): Promise<SeenLine[]>;
+  ask(question: string, markers: RegExp[], keyGapMs?: number): Promise<SeenLine[]>;
   /** Kills the REPL's process group (`script` and what it started). */
   close(): Promise<void>;
 }
@@ -268,9 +269,15 @@ export async function startRepl(
   }
   return {
     close,
-    async ask(question, markers) {
+    async ask(question, markers, keyGapMs = 0) {
       output = "";
-      child.stdin.write(question); // pasted, one chunk: the REPL's own echo says it has read it
+      if (keyGapMs === 0)
+        child.stdin.write(question); // a paste: one chunk
+      else
+        for (const key of question) {
+          child.stdin.write(key);
+          await new Promise((done) => setTimeout(done, keyGapMs));
+        }
       await until((text) => text.includes(question), "echo of the question");
       output = "";
       const seen: (SeenLine | undefined)[] = markers.map(() => undefined);
