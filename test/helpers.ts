@@ -178,11 +178,24 @@ export function questionsOf(file: string, ids: string[]): string {
 /**
  * A subcommand's entry (labCommand: what `scout lab ARGS` runs after the CLI's dispatch) called in this process,
  * its console and stdout kept: for the many checks of a refusal's message, each of which would otherwise start a
- * process (~0.17 s of CPU). Keep one case of each kind through the CLI itself. Not for a command that leaves an
+ * process (~0.17 s of CPU), and for the lab's figures, where a report's logic is the point (a lab process costs
+ * ~0.3 s of CPU before its first question). Keep one case of each kind through the CLI itself. Not for a command that leaves an
  * error to cli.ts's own catch (tokensCommand's --trace refusals): there the CLI is what says it.
  */
-export async function inProcess(command: (argv: string[]) => Promise<number>, args: string[]): Promise<CliRun> {
+export async function inProcess(
+  command: (argv: string[]) => Promise<number>,
+  args: string[],
+  /** Set in process.env for the call, as runCli's env is for a child (a key set to undefined is removed). */
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  const setEnv = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values))
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  };
+  setEnv(env);
   const log = vi.spyOn(console, "log").mockImplementation((...words) => {
     out.stdout += `${format(...words)}\n`;
   });
@@ -197,5 +210,6 @@ export async function inProcess(command: (argv: string[]) => Promise<number>, ar
     return { code: await command(args), ...out };
   } finally {
     for (const spy of [log, error, write]) spy.mockRestore();
+    setEnv(saved);
   }
 }

@@ -45,6 +45,18 @@ async function labJson(args: string[], run = runOnce([...args, "--json"])): Prom
   return JSON.parse(stdout);
 }
 
+/**
+ * `scout lab ARGS` in this process (labCommand, what the CLI runs after its dispatch; inProcess), for the tests of
+ * a report's figures and table: each CLI process costs ~0.3 s of CPU before its first question. The shipped sets,
+ * identical runs, the table and CSV of DESIGNS, progress and the workspace run the CLI itself.
+ */
+const labHere = (args: string[]) => inProcess(labCommand, args, OFFLINE_ENV);
+const labJsonHere = (args: string[]) => {
+  const key = JSON.stringify(["here", ...args]);
+  if (!runs.has(key)) runs.set(key, labHere([...args, "--json"]));
+  return labJson(args, runs.get(key)!);
+};
+
 const question = (report: LabReport, variant: number, id: string) => {
   const found = report.variants[variant].questions.find((q) => q.id === id);
   if (!found) throw new Error(`no question ${id}`);
@@ -121,13 +133,13 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
 
   it("offline, counts the hidden tool-use prompt as scout tokens does: in the schema cost and in every call's input", async () => {
     // Haiku 4.5: its hidden prompt is published, and its tokenizer is the local one (no ratio).
-    const report = await labJson([SMALL, "--model", "claude-haiku-4-5"]);
+    const report = await labJsonHere([SMALL, "--model", "claude-haiku-4-5"]);
     const tokens = await runCli(["tokens", "--json", "--offline", "--model", "claude-haiku-4-5"], { env: OFFLINE_ENV });
     const costs = JSON.parse(tokens.stdout);
     expect(report.estimatesFor).toEqual({ model: costs.model, hiddenPrompt: costs.hiddenPrompt });
     expect(report.variants[0].schemaTokens).toBe(costs.total); // the same tools, the same figure in both views
     // A model without a published hidden prompt: the same run, 496 fewer tokens on each model call.
-    const bare = await labJson([SMALL, "--model", "claude-imaginary-9"]);
+    const bare = await labJsonHere([SMALL, "--model", "claude-imaginary-9"]);
     const [withHidden, without] = [report.variants[0].totals, bare.variants[0].totals];
     expect(withHidden.inputTokens - without.inputTokens).toBe(costs.hiddenPrompt * withHidden.modelCalls);
     expect(report.variants[0].schemaTokens - bare.variants[0].schemaTokens).toBe(costs.hiddenPrompt);
@@ -147,7 +159,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("offline, prices every model call of the set, and simulates caching over the set as one session", async () => {
-    const report = await labJson([SMALL, "--model", "claude-haiku-4-5"]);
+    const report = await labJsonHere([SMALL, "--model", "claude-haiku-4-5"]);
     const calls = report.variants[0].questions.flatMap((q) => q.runs[0].steps.filter((s) => s.kind === "model"));
     // claude-haiku-4-5: $1 per million input tokens, $5 per million output.
     const micro = calls.reduce((sum, s) => sum + (s.kind === "model" ? s.inputTokens * 1 + s.outputTokens * 5 : 0), 0);
@@ -155,7 +167,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     // Haiku 4.5 caches nothing under 4,096 tokens, and no request of this set reaches it: the same dollars.
     expect(report.variants[0].dollars!.cached).toBeCloseTo(micro / 1e6, 6);
     // Opus 4.8 caches from 1,024: the stable prefix (~1,250) is read back on every call after the first.
-    const opus = await labJson([SMALL, "--model", "claude-opus-4-8"]);
+    const opus = await labJsonHere([SMALL, "--model", "claude-opus-4-8"]);
     expect(opus.variants[0].dollars!.cached!).toBeLessThan(opus.variants[0].dollars!.uncached * 0.7);
   });
 
@@ -165,25 +177,25 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
       "typo.json": JSON.stringify({ grpe: "x" }),
     });
     const mine = path.join(dir, "mine.json");
-    const report = await labJson([FEW, "--variant", `descriptions=${mine}`]);
+    const report = await labJsonHere([FEW, "--variant", `descriptions=${mine}`]);
     const [baseline, own] = report.variants;
     expect(own.descriptions).toEqual({ grep: "Search file contents with a regex." });
     expect(own.schemaTokens).toBeLessThan(baseline.schemaTokens);
     expect(own.totals.inputTokens).toBeLessThan(baseline.totals.inputTokens);
     expect(own.questions[0].runs[0].path).toEqual(baseline.questions[0].runs[0].path); // the offline model reads no schema
-    const typo = await lab([FEW, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
+    const typo = await labHere([FEW, "--variant", `descriptions=${path.join(dir, "typo.json")}`]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('unknown tool "grpe"');
-    const missing = await lab([FEW, "--variant", "descriptions=nope.json"]);
+    const missing = await labHere([FEW, "--variant", "descriptions=nope.json"]);
     expect(missing.stderr).toContain("cannot read nope.json: no such file");
   });
 
   it("--differs lists only the questions whose verdict differs between variants", async () => {
     // cap=10 makes read_file refuse its window, yet every answer stays right: no verdict differs.
-    const same = (await lab([FEW, "--variant", "cap=10", "--differs"])).stdout;
+    const same = (await labHere([FEW, "--variant", "cap=10", "--differs"])).stdout;
     expect(same).toContain("only the 0 whose verdict differs between variants");
     expect(same).not.toMatch(/^make-slug-defined:/m);
-    const all = (await lab([FEW, "--variant", "cap=10"])).stdout;
+    const all = (await labHere([FEW, "--variant", "cap=10"])).stdout;
     expect(all).toMatch(/^make-slug-defined:/m);
   });
 
@@ -213,13 +225,13 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("offline, --model names the Claude model the estimates stand for, as in the REPL", async () => {
-    const report = await labJson([SMALL, "--model", "claude-opus-4-8"]);
+    const report = await labJsonHere([SMALL, "--model", "claude-opus-4-8"]);
     expect(report.offline).toBe(true);
     expect(report.estimatesFor).toEqual({ model: "claude-opus-4-8", hiddenPrompt: 290 });
   });
 
   it("offline, model=NAME stands for that model: its hidden prompt on every call, its tokenizer, its prices", async () => {
-    const report = await labJson([FEW, "--model", "claude-opus-4-8", "--variant", "model=claude-haiku-4-5"]);
+    const report = await labJsonHere([FEW, "--model", "claude-opus-4-8", "--variant", "model=claude-haiku-4-5"]);
     const [base, variant] = report.variants;
     expect(variant.model).toBe("claude-haiku-4-5");
     // Opus 4.8: 290 hidden tokens a call, the newer tokenizer (×1.30); Haiku 4.5: 496, the local one (×1).
@@ -239,7 +251,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
     const b = base.totals;
     expect(base.dollars?.uncached).toBeCloseTo((b.inputTokens * 5 + b.outputTokens * 25) / 1e6, 6);
     expect(report.schemaCount.note).toContain("a model= variant carries its own model's hidden prompt");
-    const bad = await lab([FEW, "--variant", "model=$(rm)"]);
+    const bad = await labHere([FEW, "--variant", "model=$(rm)"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
       'model must be a model name: letters, digits and . _ - : @ /, at most 100 characters, got "$(rm)"',
@@ -247,7 +259,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("--runs 2: the lowest–highest row keeps every column apart", async () => {
-    const table = (await lab([FEW, "--runs", "2", "--variant", "cap=50"])).stdout;
+    const table = (await labHere([FEW, "--runs", "2", "--variant", "cap=50"])).stdout;
     const spreadRows = table.split("\n").filter((line) => line.startsWith("  lowest–highest"));
     expect(spreadRows).toHaveLength(2);
     for (const line of spreadRows) {
@@ -258,7 +270,7 @@ describe("variants change what they claim", { timeout: 120_000 }, () => {
   });
 
   it("--runs 2 offline: every run the same, so the spread is nil", async () => {
-    const report = await labJson([FEW, "--runs", "2"]);
+    const report = await labJsonHere([FEW, "--runs", "2"]);
     const [baseline] = report.variants;
     expect(report.runs).toBe(2);
     expect(baseline.spread!.inputTokens).toEqual([baseline.totals.inputTokens, baseline.totals.inputTokens]);
