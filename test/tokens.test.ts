@@ -103,8 +103,12 @@ describe("measureSchemaCosts", () => {
 });
 
 describe("scout tokens (offline)", () => {
+  /** The table, printed once for both tests that read it (each run is a process, ~0.3 s of CPU). */
+  let table: ReturnType<typeof runCli> | undefined;
+  const tableRun = () => (table ??= runCli(["tokens"], { env: offlineEnv }));
+
   it("prints a table labelled as an estimate, the same on every run", async () => {
-    const first = await runCli(["tokens"], { env: offlineEnv });
+    const first = await tableRun();
     const second = await runCli(["tokens"], { env: offlineEnv });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("Tool schema token costs (estimate)");
@@ -114,7 +118,7 @@ describe("scout tokens (offline)", () => {
   });
 
   it("--json carries the same numbers as the table", async () => {
-    const table = (await runCli(["tokens"], { env: offlineEnv })).stdout;
+    const table = (await tableRun()).stdout;
     const json = JSON.parse((await runCli(["tokens", "--json"], { env: offlineEnv })).stdout);
     expect(table).toMatch(new RegExp(`baseline \\(no tools\\)\\s+~${json.baseline}\\n`));
     for (const tool of json.tools) {
