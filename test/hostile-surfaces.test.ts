@@ -6,11 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeApiError } from "../src/models/api-errors.js";
-import { labCommand } from "../src/lab/command.js";
 import { PersonFileAppender, readPersonFile } from "../src/person-file.js";
 import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/guards/tool-calls.js";
 import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
-import { type CliRun, inProcess, makeTree, runCli } from "./helpers.js";
+import { type CliRun, makeTree, runCli } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 const OFFLINE = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
@@ -419,11 +418,7 @@ describe("27.12 a lab set's workspace obeys --cwd's rules, and is never / or the
     ["repo/a.py", /"workspace" "repo\/a\.py": not a directory/],
     ["nope", /"workspace" "nope": no such directory/],
   ])("workspace %j: exit 2, naming the field", async (workspace, message) => {
-    // The home folder is $HOME, so that case runs as its own process; the others in this one (inProcess).
-    const run =
-      workspace === "."
-        ? await runCli(["lab", set(workspace)], { env: { ...OFFLINE, HOME: home }, timeoutMs: 30_000 })
-        : await inProcess(labCommand, [set(workspace)]);
+    const run = await runCli(["lab", set(workspace)], { env: { ...OFFLINE, HOME: home }, timeoutMs: 30_000 });
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });
@@ -439,11 +434,8 @@ describe("27.19 smaller: --runs in decimal digits, locations within the file", (
     );
     return file;
   };
-  // The first case of each through the CLI, the rest in this process (inProcess: the same labCommand).
-  const lab = (args: string[], viaCli: boolean) =>
-    viaCli ? runCli(["lab", ...args], { env: OFFLINE }) : inProcess(labCommand, args);
   it.each(["1e1", "0x2", " 2", "2 ", "+2", "2.0"])("--runs %j is refused", async (runs) => {
-    const run = await lab([set("app.py:1"), "--runs", runs], runs === "1e1");
+    const run = await runCli(["lab", set("app.py:1"), "--runs", runs], { env: OFFLINE });
     expect(run.stderr).toContain("--runs must be a whole number from 1 to 20 in decimal digits");
     expect(run.code).toBe(2);
   });
@@ -451,7 +443,7 @@ describe("27.19 smaller: --runs in decimal digits, locations within the file", (
     ["app.py:3", /"app.py:3": app.py has 2 lines/],
     ["app.py:0", /"app.py:0": line numbers start at 1/],
   ])("location %s is refused", async (location, message) => {
-    const run = await lab([set(location)], location === "app.py:3");
+    const run = await runCli(["lab", set(location)], { env: OFFLINE });
     expect(run.stderr).toMatch(message);
     expect(run.code).toBe(2);
   });
