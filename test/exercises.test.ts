@@ -330,82 +330,46 @@ describe("Scout's own code passes the exercises' cases", () => {
   });
 });
 
-describe("npm run check", { timeout: 60_000 }, () => {
-  // What the learner types: npm runs lessons/run.mjs, which starts lessons/check.ts with the TypeScript hooks.
-  const check = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(REPO_ROOT, "lessons/run.mjs"), "check", ...args], {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-      timeout: 60_000,
+/** What a finished `node lessons/run.mjs check …` left: as spawnSync returns it, but waited for without blocking. */
+interface CheckRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node lessons/run.mjs check ARGS` in `cwd`, as the learner's `npm run check -- ARGS` does, and waits for it
+ * to end without blocking this process (spawnSync would): the tests that call it run side by side, each waiting on
+ * its own child. Killed, with its children, after 60 s.
+ */
+function runCheck(args: string[], cwd = REPO_ROOT): Promise<CheckRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(cwd, "lessons/run.mjs"), "check", ...args], {
+      cwd,
+      detached: true, // its own process group, so the kill below reaches the check's child too
+      stdio: ["ignore", "pipe", "pipe"],
     });
-
-  it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", () => {
-    const run = check("loop", "lessons/starters/loop.ts");
-    expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^loop \(lesson 2\): .*; checking lessons\/starters\/loop\.ts\n/);
-    expect(run.stdout).toContain("PASS  answers a question that needs no tool");
-    expect(run.stdout).toMatch(
-      /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
-    );
-    expect(run.stdout).toMatch(
-      /\n\d+ of \d+ pass\. Stuck\? Each hint says where to look; npm run check -- --solution loop\n$/,
-    );
-    expect(run.stdout, "the solution is named once the file passes, or when asked").not.toContain("solutions/");
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
   });
+}
 
-  it("checks another file when given one, and exits 0 when every case passes", () => {
-    const run = check("model", "lessons/solutions/model.ts");
-    expect(run.stdout).toMatch(/checking lessons\/solutions\/model\.ts\n(PASS {2}.*\n){7}7 of 7 pass: done\.\n$/);
-    expect(run.status).toBe(0);
-  });
+// Concurrent: each case waits on its own check, so the hostile case's deadline (12 s of waiting, no CPU) passes
+// while the others run, instead of after them.
+describe("npm run check", { timeout: 60_000, concurrent: true }, () => {
+  // What the learner types: npm runs lessons/run.mjs, which starts lessons/check.ts with the TypeScript hooks.
+  const check = (...args: string[]) => runCheck(args);
 
-  it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", () => {
-    const lesson = check(String(lessonOf("model"))); // the learner's working copies, whatever state they are in
-    expect(lesson.stdout).toMatch(/^list_files \(lesson 7\)[\s\S]*\nmodel \(lesson 7\)/);
-    expect(check(String(lessonOf("model")), "lessons/solutions/model.ts").status).toBe(2); // one FILE, two exercises: which?
-    const unknown = check("nope");
-    expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(
-      /^check: no exercise called "nope"\nUsage: npm run check \[-- \[--watch\] NAME\|LESSON \[FILE\]/,
-    );
-  });
-
-  it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", () => {
-    const dir = makeTree({ "00.txt": "# my answers\n1: grep\n2. `list_files`\n5: three\n" }, "scout-answers-test-");
-    const file = path.join(dir, "00.txt");
-    const run = check("0", file);
-    expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/^answers-00 \(lesson 0\): .*; checking .*00\.txt\n/);
-    expect(run.stdout).toMatch(
-      /\nFAIL {2}1\. ask "which python files are there\?".*\n {8}"grep" is not it\n {8}hint: /,
-    );
-    expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
-    expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
-    expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
-    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? .*--solution answers-00\n$/);
-    fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
-    const big = check("answers-00", file);
-    expect(big.status).toBe(1);
-    expect(big.stdout).toContain("could not be loaded: ");
-    expect(big.stdout).toContain("over 100000 bytes; not read");
-  });
-
-  it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", () => {
-    const answers = check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/14.txt");
-    expect(answers.stdout).toMatch(/^answers-14 \(lesson 14\)[\s\S]*\n2 of 2 pass: done\.\n$/);
-    expect(answers.status).toBe(0);
-    const code = check(String(lessonOf("outline")), "lessons/solutions/outline.ts");
-    expect(code.stdout).toMatch(/^outline \(lesson 14\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
-    expect(code.status).toBe(0);
-  });
-
-  it("says plainly when the file does not export what the exercise needs", () => {
-    const run = check("loop", "lessons/solutions/model.ts");
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain("FAIL  lessons/solutions/model.ts could not be loaded: it does not export runTurn");
-  });
-
-  it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", () => {
+  // First, so its deadline starts at once.
+  it("stops a loop that never yields, a loop that fills the heap, and a module that exits on import: each a FAIL", async () => {
     const dir = makeTree(
       {
         // Never gives the event loop back, as `for (;;) {}` does, but blocks in Atomics.wait instead of burning a core
@@ -419,17 +383,18 @@ describe("npm run check", { timeout: 60_000 }, () => {
       "scout-hostile-check-",
     );
     try {
-      const spin = check("loop", path.join(dir, "spin.ts"));
+      // All three at once: the spin waits out its deadline while the heap fills and the module quits.
+      const [spin, grow, quit] = await Promise.all(
+        ["spin.ts", "grow.ts", "quit.ts"].map((name) => check("loop", path.join(dir, name))),
+      );
       expect(spin.status).toBe(1);
       expect(spin.stdout).toMatch(
         /FAIL {2}answers a question that needs no tool.*\n {8}no result after \d+ s, and the code never gave the event loop back/,
       );
       expect(spin.stdout).toMatch(/\(11 more cases not run: the check was stopped\)\n0 of 12 pass\./);
-      const grow = check("loop", path.join(dir, "grow.ts"));
       expect(grow.status).toBe(1);
       expect(grow.stdout).toMatch(/\n {8}the process ran out of memory \(its heap limit is \d+ MB\)/);
       expect(grow.stdout).toMatch(/\n0 of 12 pass\./);
-      const quit = check("loop", path.join(dir, "quit.ts"));
       expect(quit.status).toBe(1);
       expect(quit.stdout).toContain(
         "could not be loaded: your code ended the check's process early, with exit status 0",
@@ -438,14 +403,79 @@ describe("npm run check", { timeout: 60_000 }, () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+  it("prints PASS or FAIL for each case, with a hint under each FAIL, and exits 1 when one fails", async () => {
+    const run = await check("loop", "lessons/starters/loop.ts");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^loop \(lesson 2\): .*; checking lessons\/starters\/loop\.ts\n/);
+    expect(run.stdout).toContain("PASS  answers a question that needs no tool");
+    expect(run.stdout).toMatch(
+      /FAIL {2}runs a tool round trip and sends its result back\n[\s\S]*?\n {8}hint: When stop_reason/,
+    );
+    expect(run.stdout).toMatch(
+      /\n\d+ of \d+ pass\. Stuck\? Each hint says where to look; npm run check -- --solution loop\n$/,
+    );
+    expect(run.stdout, "the solution is named once the file passes, or when asked").not.toContain("solutions/");
+  });
 
-  it("refuses an answers file that is a FIFO or a link to /dev/zero, at once, without reading it", () => {
+  it("checks another file when given one, and exits 0 when every case passes", async () => {
+    const run = await check("model", "lessons/solutions/model.ts");
+    expect(run.stdout).toMatch(/checking lessons\/solutions\/model\.ts\n(PASS {2}.*\n){7}7 of 7 pass: done\.\n$/);
+    expect(run.status).toBe(0);
+  });
+
+  it("runs every exercise of a lesson given its number, and exits 2 for a name it does not know", async () => {
+    const lesson = await check(String(lessonOf("model"))); // the learner's working copies, whatever state they are in
+    expect(lesson.stdout).toMatch(/^list_files \(lesson 7\)[\s\S]*\nmodel \(lesson 7\)/);
+    expect((await check(String(lessonOf("model")), "lessons/solutions/model.ts")).status).toBe(2); // one FILE, two exercises: which?
+    const unknown = await check("nope");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^check: no exercise called "nope"\nUsage: npm run check \[-- \[--watch\] NAME\|LESSON \[FILE\]/,
+    );
+  });
+
+  it("judges an answers file line by line: PASS, or FAIL with what is wrong and a hint, never the right answer", async () => {
+    const dir = makeTree({ "00.txt": "# my answers\n1: grep\n2. `list_files`\n5: three\n" }, "scout-answers-test-");
+    const file = path.join(dir, "00.txt");
+    const run = await check("0", file);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^answers-00 \(lesson 0\): .*; checking .*00\.txt\n/);
+    expect(run.stdout).toMatch(
+      /\nFAIL {2}1\. ask "which python files are there\?".*\n {8}"grep" is not it\n {8}hint: /,
+    );
+    expect(run.stdout).toMatch(/\nPASS {2}2\. and for "what is in the web folder\?"/);
+    expect(run.stdout).toMatch(/\nFAIL {2}3\. .*\n {8}no answer yet: write it after "3:"\n/);
+    expect(run.stdout).toMatch(/\nFAIL {2}5\. .*\n {8}"three" holds no number\n/);
+    expect(run.stdout).toMatch(/\n1 of 5 pass\. Stuck\? .*--solution answers-00\n$/);
+    fs.writeFileSync(file, `1: ${"x".repeat(200_000)}\n`); // refused unread: bounded memory
+    const big = await check("answers-00", file);
+    expect(big.status).toBe(1);
+    expect(big.stdout).toContain("could not be loaded: ");
+    expect(big.stdout).toContain("over 100000 bytes; not read");
+  });
+
+  it("given a lesson with an answers file and a code exercise, checks a FILE against the one of its kind", async () => {
+    const answers = await check(String(lessonOf("outline")).padStart(2, "0"), "lessons/solutions/answers/14.txt");
+    expect(answers.stdout).toMatch(/^answers-14 \(lesson 14\)[\s\S]*\n2 of 2 pass: done\.\n$/);
+    expect(answers.status).toBe(0);
+    const code = await check(String(lessonOf("outline")), "lessons/solutions/outline.ts");
+    expect(code.stdout).toMatch(/^outline \(lesson 14\)[\s\S]*\n(\d+) of \1 pass: done\.\n$/);
+    expect(code.status).toBe(0);
+  });
+
+  it("says plainly when the file does not export what the exercise needs", async () => {
+    const run = await check("loop", "lessons/solutions/model.ts");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("FAIL  lessons/solutions/model.ts could not be loaded: it does not export runTurn");
+  });
+
+  it("refuses an answers file that is a FIFO or a link to /dev/zero, at once, without reading it", async () => {
     const dir = makeTree({}, "scout-answers-special-");
     try {
       spawnSync("mkfifo", [path.join(dir, "fifo.txt")]);
       fs.symlinkSync("/dev/zero", path.join(dir, "zero.txt"));
       for (const name of ["fifo.txt", "zero.txt"]) {
-        const run = check("answers-00", path.join(dir, name));
+        const run = await check("answers-00", path.join(dir, name));
         expect(run.status, name).toBe(1);
         expect(run.stdout, name).toMatch(/could not be loaded: .*(a named pipe \(FIFO\)|a device), not a regular file/);
       }
@@ -454,8 +484,8 @@ describe("npm run check", { timeout: 60_000 }, () => {
     }
   });
 
-  it("names the solution when asked", () => {
-    const run = check("--solution", "list_files");
+  it("names the solution when asked", async () => {
+    const run = await check("--solution", "list_files");
     expect(run.stdout).toBe(
       "One solution to list_files: lessons/solutions/list_files.ts (compare it with yours: there are others)\n",
     );
@@ -483,7 +513,11 @@ describe("the lessons' TypeScript hooks", () => {
   });
 });
 
-describe("npm run check's board and watch mode, on a copy of the repository's lessons", { timeout: 120_000 }, () => {
+// Concurrent, as "npm run check" above: each case waits on checks in its own copy.
+describe("npm run check's board and watch mode, on a copy of the repository's lessons", {
+  timeout: 120_000,
+  concurrent: true,
+}, () => {
   /** A scratch repository: lessons/ (its cases included) and what it imports, src/; node_modules and dist linked. */
   function scratchRepo(): string {
     const root = makeTree({ "package.json": '{"name":"scout","type":"module"}\n' }, "scout-board-");
@@ -499,12 +533,11 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
     return root;
   }
 
-  it("with no argument, shows every exercise as not started, PASS or FAIL, lesson by lesson, and the next to do", () => {
+  it("with no argument, shows every exercise as not started, PASS or FAIL, lesson by lesson, and the next to do", async () => {
     const root = scratchRepo();
     try {
-      const board = () =>
-        spawnSync(process.execPath, [path.join(root, "lessons/run.mjs"), "check"], { cwd: root, encoding: "utf8" });
-      const fresh = board();
+      const board = () => runCheck([], root);
+      const fresh = await board();
       expect(fresh.stdout).toMatch(
         /^lesson 0\n {2}not started {7}answers-00\nlesson 1\n {2}not started {7}answers-01\nlesson \d+\n {2}not started {7}loop\n/,
       );
@@ -515,7 +548,7 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
         path.join(root, "lessons/build/answers/00.txt"),
       );
       fs.writeFileSync(path.join(root, "lessons/build/loop.ts"), "export async function runTurn() {}\n");
-      const later = board();
+      const later = await board();
       expect(later.stdout).toMatch(/^lesson 0\n {2}PASS {14}answers-00\n/);
       expect(later.stdout).toMatch(/\nlesson \d+\n {2}FAIL {2}\(0 of 12\) {3}loop\n/);
       expect(later.stdout).toMatch(/\nNext: answers-01 \(lesson 1\)/);
