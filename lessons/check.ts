@@ -125,14 +125,15 @@ function supervise(exercise: Exercise, file: string, report: (result: CaseResult
       } else if (message.type === "load-error") outcome.loadError = message.message;
       else done = true;
     });
-    child.on("exit", (code, signal) => {
+    child.on("exit", async (code, signal) => {
       clearTimeout(timer);
       if (!done && outcome.loadError === null) {
         const why = stopped ?? earlyEnd(code, signal);
         if (running !== null) record({ name: running, hint: "", failure: why });
         else if (outcome.results.length === 0) outcome.loadError = why;
         else record({ name: "(after the last case)", hint: "", failure: why });
-        outcome.notRun = Math.max(0, exercise.cases - outcome.results.length);
+        // Only now are the cases loaded here, to count them: a check that ends well never loads them in this process.
+        outcome.notRun = Math.max(0, (await exercise.caseCount()) - outcome.results.length);
       }
       resolve(outcome);
     });

@@ -6,7 +6,6 @@ import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type MessageParam, runTurn, type TurnResult } from "../../src/core/loop.js";
 import { offlineModel } from "../../src/models/offline.js";
@@ -14,14 +13,9 @@ import { tools as scoutTools } from "../../src/core/scout.js";
 import { runTool } from "../../src/core/tool.js";
 import type { Tool, ToolResult } from "../../src/core/tool.js";
 import { Workspace } from "../../src/core/workspace.js";
+import { REPO_ROOT, SAMPLE_PROJECT } from "./repo.js";
 
-/** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
-export const REPO_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
-export const SAMPLE_PROJECT = path.join(REPO_ROOT, "lessons", "sample-project");
+export { REPO_ROOT, SAMPLE_PROJECT };
 
 /** Runs one tool as `scout tool NAME 'JSON'` does, in `root` (the sample project unless told). */
 export function tool(name: string, input: unknown, root = SAMPLE_PROJECT, toolSet: Tool[] = scoutTools) {
