@@ -138,6 +138,26 @@ const REAL_NPX_ENV: NodeJS.ProcessEnv = { ...ENV, npm_config_ignore_scripts: "tr
 const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
 
 /**
+ * Commands running at once, across every lesson's blocks (which all run side by side): enough to keep two cores
+ * busy while a command starts up or waits, few enough that each gets its share of them.
+ */
+const MAX_COMMANDS_AT_ONCE = 4;
+let commandsRunning = 0;
+const commandsWaiting: (() => void)[] = [];
+
+/** Runs `start` when fewer than MAX_COMMANDS_AT_ONCE commands are running, and lets the next one go when it ends. */
+async function inTurn<T>(start: () => Promise<T>): Promise<T> {
+  if (commandsRunning >= MAX_COMMANDS_AT_ONCE) await new Promise<void>((go) => commandsWaiting.push(go));
+  commandsRunning++;
+  try {
+    return await start();
+  } finally {
+    commandsRunning--;
+    commandsWaiting.shift()?.();
+  }
+}
+
+/**
  * Runs one command in bash with stdout and stderr merged, as a terminal shows them. With `realNpx`, `npx scout`
  * is the real npx, as the learner types it (each lesson's first block runs so): a command that only works as
  * `node dist/cli.js` (npx inside another package's folder finds that package, not Scout) fails there.
@@ -185,7 +205,7 @@ async function runBlock(commands: Command[], where: string, realNpx = false): Pr
     }
     if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
       throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
-    const output = await runCommand(command, cwd, realNpx);
+    const output = await inTurn(() => runCommand(command, cwd, realNpx));
     outputs.push(output === "" ? [] : output.split("\n"));
   }
   return outputs;
@@ -276,7 +296,9 @@ describe("a lesson's real npx", () => {
   });
 });
 
-describe("console blocks run and print what the lessons say", () => {
+// Every lesson's blocks at once (at most MAX_COMMANDS_AT_ONCE commands running), not one lesson after another:
+// a lesson with one slow block no longer leaves a core idle.
+describe("console blocks run and print what the lessons say", { concurrent: true }, () => {
   it("finds the lessons, numbered 00 upwards with none missing", () => {
     expect(lessonFiles.map((name) => Number(name.slice(0, 2)))).toEqual(lessonFiles.map((_, i) => i));
   });
