@@ -43,7 +43,7 @@ type WireBlock = { type: string; tool_use_id?: string; is_error?: boolean; conte
 async function firstFlaggedStep(): Promise<string> {
   return inSampleCopy(async (root) => {
     const trace = path.join(root, "..", "session.jsonl"); // beside the copy: a trace inside it is a file the tools see
-    const recorded = cli(["--offline", "--trace", trace, "-p", QUESTION], root);
+    const recorded = await cli(["--offline", "--trace", trace, "-p", QUESTION], root);
     if (recorded.status !== 0) throw new Error(`recording failed: ${recorded.stderr.trim().split("\n").pop()}`);
     const records = fs
       .readFileSync(trace, "utf8")
@@ -54,7 +54,7 @@ async function firstFlaggedStep(): Promise<string> {
     if (typeof read !== "string") throw new Error("the recorded answer read no file");
     const file = path.join(root, read);
     fs.writeFileSync(file, `# a new first line\n${fs.readFileSync(file, "utf8")}`);
-    const replayed = cli(["--replay", trace, "-p", QUESTION], root);
+    const replayed = await cli(["--replay", trace, "-p", QUESTION], root);
     const lines = replayed.stderr.split("\n");
     const flag = lines.findIndex((line) => /^\(replay: the live \w+ result/.test(line));
     if (flag === -1) throw new Error(`the replay flagged no step:\n${replayed.stderr}`);
