@@ -23,7 +23,7 @@ import { loopCases, type RunTurn } from "../lessons/cases/loop.js";
 import { outlineCases } from "../lessons/cases/outline.js";
 import { outline as solutionOutline } from "../lessons/solutions/outline.js";
 import { runTurn } from "../src/core/loop.js";
-import { makeTree, REPO_ROOT } from "./helpers.js";
+import { atMostAtOnce, makeTree, REPO_ROOT } from "./helpers.js";
 
 /** The lesson an exercise belongs to, by its name: the tests name exercises, not lesson numbers. */
 const lessonOf = (name: string) => exercises.find((e) => e.name === name)!.lesson;
@@ -357,32 +357,19 @@ interface CheckRun {
 }
 
 /**
+ * Checks running at once: three, as many as the hostile case starts first (one of them only waits out its
+ * deadline), so two cores stay busy and a check that fills its heap is not starved past the check's deadline.
+ */
+const MAX_CHECKS_AT_ONCE = 3;
+const inTurn = atMostAtOnce(MAX_CHECKS_AT_ONCE);
+
+/**
  * Runs `node lessons/run.mjs check ARGS` in `cwd`, as the learner's `npm run check -- ARGS` does, and waits for it
  * to end without blocking this process (spawnSync would): the tests that call it run side by side, each waiting on
  * its own child. Killed, with its children, after 60 s.
  */
 function runCheck(args: string[], cwd = REPO_ROOT): Promise<CheckRun> {
   return inTurn(() => startCheck(args, cwd));
-}
-
-/**
- * Checks running at once: three, as many as the hostile case starts first (one of them only waits out its
- * deadline), so two cores stay busy and a check that fills its heap is not starved past the check's deadline.
- */
-const MAX_CHECKS_AT_ONCE = 3;
-let checksRunning = 0;
-const checksWaiting: (() => void)[] = [];
-
-/** Runs `start` when fewer than MAX_CHECKS_AT_ONCE checks are running, and lets the next one go when it ends. */
-async function inTurn<T>(start: () => Promise<T>): Promise<T> {
-  if (checksRunning >= MAX_CHECKS_AT_ONCE) await new Promise<void>((go) => checksWaiting.push(go));
-  checksRunning++;
-  try {
-    return await start();
-  } finally {
-    checksRunning--;
-    checksWaiting.shift()?.();
-  }
 }
 
 function startCheck(args: string[], cwd: string): Promise<CheckRun> {

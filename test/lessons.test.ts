@@ -33,7 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT } from "./helpers.js";
+import { atMostAtOnce, CLI, REPO_ROOT } from "./helpers.js";
 import { plain, scoutOnPty } from "./pty.js";
 
 const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
@@ -142,20 +142,7 @@ const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"
  * busy while a command starts up or waits, few enough that each gets its share of them.
  */
 const MAX_COMMANDS_AT_ONCE = 4;
-let commandsRunning = 0;
-const commandsWaiting: (() => void)[] = [];
-
-/** Runs `start` when fewer than MAX_COMMANDS_AT_ONCE commands are running, and lets the next one go when it ends. */
-async function inTurn<T>(start: () => Promise<T>): Promise<T> {
-  if (commandsRunning >= MAX_COMMANDS_AT_ONCE) await new Promise<void>((go) => commandsWaiting.push(go));
-  commandsRunning++;
-  try {
-    return await start();
-  } finally {
-    commandsRunning--;
-    commandsWaiting.shift()?.();
-  }
-}
+const inTurn = atMostAtOnce(MAX_COMMANDS_AT_ONCE);
 
 /**
  * Runs one command in bash with stdout and stderr merged, as a terminal shows them. With `realNpx`, `npx scout`
