@@ -68,6 +68,11 @@ async function firstFlaggedStep(): Promise<string> {
   });
 }
 
+// The truths that depend on no answer, computed once per process: a check judges each answer once anyway, and npm
+// test judges several answers to the same question in one process (each recording and replay is two CLI runs).
+let firstRequest: ReturnType<typeof onTheWire> | undefined;
+let flaggedStep: Promise<string> | undefined;
+
 export const lesson12: Question[] = [
   {
     n: 1,
@@ -112,7 +117,7 @@ export const lesson12: Question[] = [
     judge: async (answer) => {
       const written = /\d+(\.\d+)?/.exec(answer)?.[0];
       if (written === undefined) return `"${answer}" holds no number`;
-      const { bodies } = await onTheWire([text("It is in src/shortly/slugs.py.")]);
+      const { bodies } = await (firstRequest ??= onTheWire([text("It is in src/shortly/slugs.py.")]));
       const [body] = bodies;
       const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
       // Within 3 points: measured on pretty-printed JSON (as --full prints it) the share is about 2 points lower.
@@ -126,7 +131,7 @@ export const lesson12: Question[] = [
     judge: async (answer) => {
       const written = /^\s*([a-z_]+)[\s,:]*\[?(\d+)\]?\s*$/i.exec(answer);
       if (!written) return `"${answer}" is not a tool's name and a step number, like "glob 2"`;
-      const [tool, step] = (await firstFlaggedStep()).split(" ");
+      const [tool, step] = (await (flaggedStep ??= firstFlaggedStep())).split(" ");
       if (written[1].toLowerCase() !== tool) return `the first result the replay flags is not ${written[1]}'s`;
       return written[2] === step ? null : `${tool}'s result is flagged, but not at step ${written[2]}`;
     },
