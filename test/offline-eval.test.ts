@@ -44,8 +44,13 @@ function filesOf(root: string): string[] {
     .sort();
 }
 
+/** Each file's lines, read once: building the questions scans the same files many times over. */
+const linesRead = new Map<string, string[]>();
 function linesOf(root: string, file: string): string[] {
-  return fs.readFileSync(path.join(root, file), "utf8").split("\n");
+  const full = path.join(root, file);
+  let lines = linesRead.get(full);
+  if (!lines) linesRead.set(full, (lines = fs.readFileSync(full, "utf8").split("\n")));
+  return lines;
 }
 
 /** Every "path:line" whose line matches `regex`. */
@@ -67,20 +72,45 @@ function definitionsIn(root: string, files: string[], strict: RegExp): Map<strin
   return found;
 }
 
+/**
+ * For each word written just before a "(", the lines (file, index) where it is: the only lines on which
+ * callSites' regex can match a plain name. Found in one pass over the files; without it, asking about
+ * every defined name scanned every line once per name (85 s of the evaluation's 90).
+ */
+const callLines = new WeakMap<string[], Map<string, [string, number][]>>();
+function linesCalling(root: string, files: string[], name: string): [string, number][] {
+  if (!/^\w+$/.test(name))
+    return files.flatMap((file) => linesOf(root, file).map((_, i): [string, number] => [file, i]));
+  let index = callLines.get(files);
+  if (!index) {
+    const found = new Map<string, [string, number][]>();
+    for (const file of files) {
+      linesOf(root, file).forEach((line, i) => {
+        for (const [word] of line.matchAll(/[\w$]+(?=\()/g)) {
+          const at = found.get(word) ?? found.set(word, []).get(word)!;
+          const last = at.at(-1);
+          if (last?.[0] !== file || last[1] !== i) at.push([file, i]);
+        }
+      });
+    }
+    callLines.set(files, (index = found));
+  }
+  return index.get(name) ?? [];
+}
+
 /** Lines that call name( and neither define nor import it, with how many calls each holds. */
 function callSites(root: string, files: string[], name: string): { sites: string[]; calls: number } {
   const call = new RegExp(`(^|[^\\w$])${name}\\(`, "g");
   const notACall =
     /^\s*(import|from|export\s+(declare\s+)?(async\s+)?function|(async\s+)?function|def|class|#|\/\/|\* |fn |pub fn |func )/;
   let calls = 0;
-  const sites = files.flatMap((file) =>
-    linesOf(root, file).flatMap((line, index) => {
-      const count = line.match(call)?.length ?? 0;
-      if (!count || notACall.test(line) || /^\s*\w+\.prototype\.\w+ = function/.test(line)) return [];
-      calls += count;
-      return [`${file}:${index + 1}`];
-    }),
-  );
+  const sites = linesCalling(root, files, name).flatMap(([file, index]) => {
+    const line = linesOf(root, file)[index];
+    const count = line.match(call)?.length ?? 0;
+    if (!count || notACall.test(line) || /^\s*\w+\.prototype\.\w+ = function/.test(line)) return [];
+    calls += count;
+    return [`${file}:${index + 1}`];
+  });
   return { sites, calls };
 }
 

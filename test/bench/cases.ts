@@ -4,6 +4,7 @@ import { tools } from "../../src/core/scout.js";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
 import { rgPath } from "@vscode/ripgrep";
 import fg from "fast-glob";
 import { rgArguments } from "../../src/guards/rg-search.js";
@@ -14,15 +15,18 @@ import { Workspace } from "../../src/core/workspace.js";
 import {
   measurePeakRss,
   runProcess,
+  startRepl,
+  summarize,
   stopAfterLines,
   timeEnterToOutput,
   timeInterleaved,
   timeToOutput,
+  WARMUP_RUNS,
   type SelfTimed,
   type Timing,
   withCoresBusy,
 } from "./measure.js";
-import { TOKENS, type Manifest } from "./tree.js";
+import { ensureTree, TOKENS, type Manifest, type TreeSize } from "./tree.js";
 
 /** The repository: `npm run` starts scripts there (the bench runs from its compiled copy under node_modules/.cache). */
 export const REPO_ROOT = process.cwd();
@@ -52,12 +56,14 @@ const toolRgArgs = (pattern: string) => [
   ...rgArguments(pattern, undefined, 0, ".", DEFAULT_DESIGN.cap, !MEMORY_WATCHED),
 ];
 
-export const GROUPS = ["grep", "glob", "read", "startup", "memory", "repl"] as const;
+export const GROUPS = ["grep", "glob", "read", "startup", "memory", "repl", "repl-tools"] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Context {
   root: string;
   manifest: Manifest;
+  /** Which generated tree `root` is: the repl-tools group also measures on the learner-sized one. */
+  size: TreeSize;
   runs: number;
   log: (line: string) => void;
   /** `--compare DIR`: another checkout's built dist/cli.js, timed beside this one's in the same sections. */
@@ -130,6 +136,11 @@ async function measureSection(
     ...timings[i],
     note: notes[i],
   }));
+  return withRatios(key, rows, cases, baselineIds);
+}
+
+/** Sets every row's ratio against the fastest of the section's baseline rows (plus `node -e 0` for a CLI row). */
+function withRatios(key: string, rows: TimingRow[], cases: Partial<Case>[], baselineIds: string[]) {
   const byId = (id: string) => rows.find((row) => row.id === `${key}/${id}`);
   const bases = baselineIds.map(byId).filter((row) => row !== undefined);
   const base = [...bases].sort((a, b) => a.medianMs - b.medianMs)[0];
@@ -233,26 +244,7 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
         startsNode: true,
       }),
       nodeCase(root),
-      {
-        id: "rg-sortr-head",
-        label: `rg --sortr modified | head -${HEAD_LINES}`,
-        run: async () => {
-          const args = [...RG_FILTERS, "--line-number", "--no-heading", "--sortr=modified", `--regexp=${pattern}`];
-          const { killed } = await runProcess(rgPath, args, { cwd: root, onData: stopAfterLines(HEAD_LINES) });
-          return killed ? `stopped after ${HEAD_LINES} lines` : "ran to the end";
-        },
-      },
-      {
-        id: "rg-parallel-sorted",
-        label: "rg (parallel), all output, sorted by mtime",
-        run: async () => {
-          const files: string[] = [];
-          const args = [...RG_FILTERS, "--line-number", "--heading", "--null", `--regexp=${pattern}`];
-          const { stdoutBytes } = await runProcess(rgPath, args, { cwd: root, onData: headingCollector(files) });
-          sortByMtime(root, files);
-          return `${files.length.toLocaleString("en")} files, ${(stdoutBytes / 1e6).toFixed(1)} MB output`;
-        },
-      },
+      ...rgGrepAnchors(root, pattern),
       {
         id: "rg-tool-args",
         label: `(info) rg with the tool's arguments | head -${HEAD_LINES}`,
@@ -261,9 +253,38 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
       },
     ];
     const section = { key: `grep-${kind}`, title: `grep ${kind} (${pattern})` };
-    rows.push(...(await measureSection(ctx, section, cases, ["rg-sortr-head", "rg-parallel-sorted"])));
+    rows.push(...(await measureSection(ctx, section, cases, RG_GREP_ANCHORS)));
   }
   return rows;
+}
+
+/** The ids of rgGrepAnchors' cases: a grep row's ratio is to the faster of them. */
+const RG_GREP_ANCHORS = ["rg-sortr-head", "rg-parallel-sorted"];
+
+/** Raw rg's two ways to grep's newest-first answer: rg sorting (one thread) and stopping at the cap, or parallel rg sorted after. */
+function rgGrepAnchors(root: string, pattern: string): Case[] {
+  return [
+    {
+      id: "rg-sortr-head",
+      label: `rg --sortr modified | head -${HEAD_LINES}`,
+      run: async () => {
+        const args = [...RG_FILTERS, "--line-number", "--no-heading", "--sortr=modified", `--regexp=${pattern}`];
+        const { killed } = await runProcess(rgPath, args, { cwd: root, onData: stopAfterLines(HEAD_LINES) });
+        return killed ? `stopped after ${HEAD_LINES} lines` : "ran to the end";
+      },
+    },
+    {
+      id: "rg-parallel-sorted",
+      label: "rg (parallel), all output, sorted by mtime",
+      run: async () => {
+        const files: string[] = [];
+        const args = [...RG_FILTERS, "--line-number", "--heading", "--null", `--regexp=${pattern}`];
+        const { stdoutBytes } = await runProcess(rgPath, args, { cwd: root, onData: headingCollector(files) });
+        sortByMtime(root, files);
+        return `${files.length.toLocaleString("en")} files, ${(stdoutBytes / 1e6).toFixed(1)} MB output`;
+      },
+    },
+  ];
 }
 
 // ---------------------------------------------------------------- glob
@@ -276,7 +297,7 @@ async function grepCases(ctx: Context): Promise<TimingRow[]> {
 const GLOB_PATTERNS = [
   // The anchors, as issue 28 states them: `rg --files --sortr modified -g '*.ts'` for one language (newest first,
   // as the tool lists), plain `rg --files` for every file.
-  { key: "glob-ts", pattern: "**/*.ts", rgGlobs: ["--glob=*.ts"], anchor: "rg-files-sortr" },
+  { key: "glob-ts", pattern: "**/*.ts", rgGlobs: ["*.ts"], anchor: "rg-files-sortr" },
   { key: "glob-all", pattern: "**/*", rgGlobs: [], anchor: "rg-files" },
 ];
 
@@ -285,7 +306,7 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
   const rows: TimingRow[] = [];
   for (const { key, pattern, rgGlobs, anchor } of GLOB_PATTERNS) {
     const input = { pattern };
-    const rgArgs = [...RG_FILTERS, "--files", ...rgGlobs];
+    const rgArgs = rgFilesArgs(rgGlobs);
     const cases: Case[] = [
       { id: "tool-in-process", label: "glob tool, in-process", run: () => globTotal(root, input) },
       ...compared(ctx, {
@@ -295,19 +316,10 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
         startsNode: true,
       }),
       nodeCase(root),
-      {
-        // The baseline: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines.
-        id: "rg-files-sortr",
-        label: `rg --files --sortr modified${rgGlobs.length ? " -g '*.ts'" : ""}`,
-        run: async () => {
-          const counter = { lines: 0 };
-          await runProcess(rgPath, [...rgArgs, "--sortr=modified"], { cwd: root, onData: lineCounter(counter) });
-          return `${counter.lines.toLocaleString("en")} files`;
-        },
-      },
+      rgFilesSortrAnchor(root, rgGlobs),
       {
         id: "rg-files",
-        label: `rg --files${rgGlobs.length ? " -g '*.ts'" : ""}, unsorted`,
+        label: `rg --files${rgGlobs.map((glob) => ` -g '${glob}'`).join("")}, unsorted`,
         run: async () => {
           const counter = { lines: 0 };
           await runProcess(rgPath, rgArgs, { cwd: root, onData: lineCounter(counter) });
@@ -350,6 +362,25 @@ async function globCases(ctx: Context): Promise<TimingRow[]> {
     rows.push(...(await measureSection(ctx, { key, title: `glob ${pattern}` }, cases, [anchor])));
   }
   return rows;
+}
+
+/** rg listing the file set the tools see, only the names matching `globs` (rg's --glob syntax), if any. */
+const rgFilesArgs = (globs: string[]) => [...RG_FILTERS, "--files", ...globs.map((glob) => `--glob=${glob}`)];
+
+/** glob's anchor: rg sorts by mtime itself (single-threaded); the newest 100 are the first lines. */
+function rgFilesSortrAnchor(root: string, globs: string[]): Case {
+  return {
+    id: "rg-files-sortr",
+    label: `rg --files --sortr modified${globs.map((glob) => ` -g '${glob}'`).join("")}`,
+    run: async () => {
+      const counter = { lines: 0 };
+      await runProcess(rgPath, [...rgFilesArgs(globs), "--sortr=modified"], {
+        cwd: root,
+        onData: lineCounter(counter),
+      });
+      return `${counter.lines.toLocaleString("en")} files`;
+    },
+  };
 }
 
 /** The glob tool in-process; the note is the total it reports, to compare with rg's count. */
@@ -417,6 +448,10 @@ async function readCases(ctx: Context): Promise<TimingRow[]> {
 const SCRIPT = "/usr/bin/script";
 /** What the REPL writes when it is ready for a question. */
 const REPL_PROMPT = "you > ";
+/** One argument of the command line `script -c` hands to a shell. */
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+/** The REPL, offline, as `script -c` runs it. */
+const REPL_COMMAND = [process.execPath, CLI, "--offline"].map(shellQuote).join(" ");
 
 async function startupCases(ctx: Context): Promise<TimingRow[]> {
   const node = (args: string[]) => async (cli?: string) =>
@@ -465,9 +500,7 @@ async function replCases(ctx: ReplContext): Promise<TimingRow[]> {
   // On a terminal, both timed to a marker in their output, so `script`'s own cost is in the baseline too.
   const onPty = (command: string, marker: string) => async () =>
     void (await timeToOutput(SCRIPT, ["-qfec", command, "/dev/null"], sample, marker));
-  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
-  const nodeCommand = [process.execPath, "-e", "console.log('ready')"].map(quote).join(" ");
-  const replCommand = [process.execPath, CLI, "--offline"].map(quote).join(" ");
+  const nodeCommand = [process.execPath, "-e", "console.log('ready')"].map(shellQuote).join(" ");
   const rows = await measureSection(
     ctx,
     { key: "startup-pty", title: "start-up on a terminal (a pty made by script)" },
@@ -476,14 +509,14 @@ async function replCases(ctx: ReplContext): Promise<TimingRow[]> {
       {
         id: "repl",
         label: `scout --offline (REPL) to its prompt "${REPL_PROMPT.trim()}"`,
-        run: onPty(replCommand, REPL_PROMPT),
+        run: onPty(REPL_COMMAND, REPL_PROMPT),
       },
     ],
     [NODE_CASE],
   );
   // Timed from Enter (SelfTimed), not from the REPL's start: the prompt's time is the row above.
   const firstAnswer = (keyGapMs: number) => async (): Promise<SelfTimed> => ({
-    elapsedMs: await timeEnterToOutput(SCRIPT, ["-qfec", replCommand, "/dev/null"], sample, {
+    elapsedMs: await timeEnterToOutput(SCRIPT, ["-qfec", REPL_COMMAND, "/dev/null"], sample, {
       prompt: REPL_PROMPT,
       keys: "where is make_slug defined?",
       keyGapMs,
@@ -502,6 +535,148 @@ async function replCases(ctx: ReplContext): Promise<TimingRow[]> {
   );
   rows.push(...busy);
   return rows;
+}
+
+// ---------------------------------------------------------------- the REPL's tool calls (repl-tools)
+
+/**
+ * Questions whose first step is one glob or grep, the call the offline model makes for each, and raw rg's
+ * way to the same answer (the bench's anchors). The first is asked in a new REPL; the others in the same
+ * REPL after it, warm, as a learner's second question is.
+ */
+const REPL_SEARCHES: {
+  key: string;
+  question: string;
+  tool: "glob" | "grep";
+  pattern: string;
+  /** Every anchor is a baseline: each row's ratio is to the fastest of them. */
+  anchors: (root: string) => Case[];
+}[] = [
+  {
+    key: "first-glob-py",
+    question: "which python files are there?",
+    tool: "glob",
+    pattern: "**/*.py",
+    anchors: (root) => [rgFilesSortrAnchor(root, ["*.py"])],
+  },
+  {
+    key: "glob-ts",
+    question: "which typescript files are there?",
+    tool: "glob",
+    pattern: "**/*.{ts,tsx}",
+    anchors: (root) => [rgFilesSortrAnchor(root, ["*.{ts,tsx}"])],
+  },
+  ...Object.entries(TOKENS).map(([kind, token]) => ({
+    key: `grep-${kind}`,
+    question: `where is ${token} used?`,
+    tool: "grep" as const,
+    pattern: `\\b${token}\\b`,
+    anchors: (root: string) => rgGrepAnchors(root, `\\b${token}\\b`),
+  })),
+];
+
+/** The step line's end, as src/steplog.ts writes it: "→ outcome · N ms · C chars · ~T tokens". */
+const STEP_LINE_END = / → (.*) · (\d+) ms · [\d,]+ chars · ~[\d,]+ tokens$/;
+/** The REPL's first step line: the model's first reply. */
+const FIRST_STEP = /\[1\] /;
+/**
+ * The first question is typed at 10 keys a second, as a learner types (and as the first-answer rows do), so
+ * the tokenizer builds meanwhile as it does for them; the next ones are pasted, into a REPL that waits idle.
+ */
+const FIRST_KEY_GAP_MS = 100;
+/** A turn is over when its turn line is followed by the next prompt. */
+const TURN_OVER = new RegExp(`(^|\\n)turn: [^\\n]*\\n[^]*${REPL_PROMPT}`);
+
+/**
+ * The REPL on the generated trees (the bench tree, and the learner-sized one of 1,000 files), on a terminal,
+ * offline: for each question of REPL_SEARCHES (the first typed into a new REPL, the others warm), from Enter to the
+ * first step line (the model's reply) and to the glob or grep step line, with the ms that line gives the call
+ * itself, beside raw rg timed between the questions while the REPL waits. Issue 28 names no target for
+ * these: they are measured only.
+ */
+async function replToolCases(ctx: Context): Promise<TimingRow[]> {
+  if (!fs.existsSync(SCRIPT)) {
+    ctx.log(`  (no ${SCRIPT}: the REPL is not measured)`);
+    return [];
+  }
+  const trees = [{ key: ctx.size === "learner" ? "learner" : "bench", root: ctx.root }];
+  if (ctx.size !== "learner")
+    trees.push({ key: "learner", root: ensureTree(ctx.manifest.seed, ctx.log, "learner").root });
+  const rows: TimingRow[] = [];
+  for (const tree of trees) rows.push(...(await replOnTree(ctx, tree)));
+  return rows;
+}
+
+async function replOnTree(ctx: Context, tree: { key: string; root: string }): Promise<TimingRow[]> {
+  const what = tree.key === "bench" ? "the bench tree" : "the learner tree";
+  const env = { ...process.env, SCOUT_HISTORY: "", SCOUT_SESSIONS: "" }; // the questions are kept in no file
+  const sections = REPL_SEARCHES.map((search, i) => {
+    const key = `repl-${tree.key}-${search.key}`;
+    const anchors = search.anchors(tree.root);
+    const cases: Pick<Case, "id" | "label">[] = [
+      { id: "first-step", label: "Enter → the first step line ([1] model …)" },
+      { id: "enter-to-step", label: `Enter → the ${search.tool} step line` },
+      { id: "tool-ms", label: `the ${search.tool} call's own ms (in its step line)` },
+      ...anchors,
+    ];
+    const when = i === 0 ? `a new REPL, the question typed at ${1000 / FIRST_KEY_GAP_MS} keys/s` : "warm";
+    const title = `REPL on ${what}, ${when}: ${search.tool} ${search.pattern} ("${search.question}")`;
+    const anchorIds = anchors.map((anchor) => anchor.id);
+    return {
+      search,
+      key,
+      title,
+      cases,
+      anchorIds,
+      samples: cases.map((): number[] => []),
+      notes: new Map<string, string>(),
+    };
+  });
+  ctx.log(`  the REPL on ${what} (${tree.root}): ${REPL_SEARCHES.map((s) => `"${s.question}"`).join(", ")}`);
+  for (let run = -WARMUP_RUNS; run < ctx.runs; run++) {
+    const repl = await startRepl(SCRIPT, ["-qfec", REPL_COMMAND, "/dev/null"], tree.root, {
+      prompt: REPL_PROMPT,
+      ready: TURN_OVER,
+      env,
+    });
+    try {
+      for (const section of sections) {
+        const { search, cases } = section;
+        const keep = (id: string, ms: number, note?: string) => {
+          if (run >= 0) section.samples[cases.findIndex((c) => c.id === id)].push(ms);
+          if (note) section.notes.set(id, note);
+        };
+        const stepLine = new RegExp(`\\[\\d+\\] ${search.tool} `);
+        const keyGapMs = search === REPL_SEARCHES[0] ? FIRST_KEY_GAP_MS : 0;
+        const [first, step] = await repl.ask(search.question, [FIRST_STEP, stepLine], keyGapMs);
+        const input = JSON.stringify({ pattern: search.pattern });
+        const end = STEP_LINE_END.exec(step.line);
+        // The anchors answer the search the model was expected to make: a different first call is a bench to fix.
+        if (!step.line.includes(`${search.tool} ${input} → `) || !end)
+          throw new Error(`"${search.question}": expected ${search.tool} ${input} first, saw: ${step.line}`);
+        keep("first-step", first.ms);
+        keep("enter-to-step", step.ms, end[1]);
+        keep("tool-ms", Number(end[2]));
+        for (const anchor of cases.filter((c): c is Case => "run" in c)) {
+          const start = performance.now();
+          const note = await anchor.run();
+          keep(anchor.id, performance.now() - start, typeof note === "string" ? note : undefined);
+        }
+      }
+    } finally {
+      await repl.close();
+    }
+  }
+  return sections.flatMap(({ key, title, cases, anchorIds, samples, notes }) => {
+    const rows: TimingRow[] = cases.map((c, i) => ({
+      section: title,
+      id: `${key}/${c.id}`,
+      label: c.label,
+      ...summarize(samples[i]),
+      note: notes.get(c.id),
+    }));
+    return withRatios(key, rows, cases, anchorIds);
+  });
 }
 
 // ---------------------------------------------------------------- memory
@@ -596,5 +771,6 @@ export const timingGroups: Record<Exclude<Group, "memory" | "repl">, (ctx: Conte
   glob: globCases,
   read: readCases,
   startup: startupCases,
+  "repl-tools": replToolCases,
 };
 export { memoryCases, replCases };

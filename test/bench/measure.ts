@@ -46,7 +46,12 @@ export async function timeInterleaved<T>(
       onResult?.(i, result);
     }
   }
-  return samples.map((samplesMs) => ({ medianMs: median(samplesMs), minMs: Math.min(...samplesMs), samplesMs }));
+  return samples.map(summarize);
+}
+
+/** A case's samples as the tables show them: median, minimum, and the samples themselves. */
+export function summarize(samplesMs: number[]): Timing {
+  return { medianMs: median(samplesMs), minMs: Math.min(...samplesMs), samplesMs };
 }
 
 export function median(values: number[]): number {
@@ -181,6 +186,116 @@ export function timeEnterToOutput(
         : resolve(elapsed),
     );
   });
+}
+
+/** A line of a REPL's output and when it came, in ms after Enter. */
+export interface SeenLine {
+  ms: number;
+  line: string;
+}
+
+/** A REPL kept running for several questions: a warm one, as a learner has after the first answer. */
+export interface PtyRepl {
+  /**
+   * Types `question` (pasted at once, or one key every `keyGapMs`), waits for its echo, presses Enter, and
+   * waits until the REPL is `ready` again. Returns, for each of `markers`, the first whole output line after
+   * Enter that matches it, and when it came.
+   */
+  ask(question: string, markers: RegExp[], keyGapMs?: number): Promise<SeenLine[]>;
+  /** Kills the REPL's process group (`script` and what it started). */
+  close(): Promise<void>;
+}
+
+/** A watchdog on one wait in a REPL (a turn on the bench tree takes seconds at most), not a timing. */
+const REPL_WAIT_MS = 120_000;
+
+/** What a person reads: colour and cursor codes and \r removed (a spinner's frames stay, ahead of the step line). */
+const plainText = (raw: string) => raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+
+/**
+ * Starts a REPL (on a pty: `command` is `script`) and resolves once it shows `prompt`. `ready` is matched on
+ * what a question's turn printed after Enter: when it matches, the turn is over and the next question can come.
+ */
+export async function startRepl(
+  command: string,
+  args: string[],
+  cwd: string,
+  { prompt, ready, env }: { prompt: string; ready: RegExp; env?: NodeJS.ProcessEnv },
+): Promise<PtyRepl> {
+  const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  let output = ""; // since the last reset: the start, the question's echo, or Enter
+  let exited = false;
+  let check: (() => void) | undefined;
+  const onData = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-MAX_WAIT_OUTPUT_CHARS);
+    check?.();
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  const closed = new Promise<void>((resolve) =>
+    child.on("close", () => {
+      exited = true;
+      check?.();
+      resolve();
+    }),
+  );
+  /** Resolves when `done` holds for the output so far, checked at each chunk, as it arrives. */
+  const until = (done: (text: string) => boolean, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const finish = (error?: Error) => {
+        check = undefined;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const fail = (why: string) => finish(new Error(`${why}; the REPL showed: ${plainText(output).slice(-800)}`));
+      const timer = setTimeout(() => fail(`no ${what} within ${REPL_WAIT_MS / 1000} s`), REPL_WAIT_MS);
+      check = () => {
+        if (done(plainText(output))) finish();
+        else if (exited) fail(`the REPL exited before ${what}`);
+      };
+      check();
+    });
+  const close = async () => {
+    if (!exited) process.kill(-child.pid!, "SIGKILL");
+    await closed;
+  };
+  child.on("error", () => void close());
+  try {
+    await until((text) => text.includes(prompt), `prompt "${prompt}"`);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    close,
+    async ask(question, markers, keyGapMs = 0) {
+      output = "";
+      if (keyGapMs === 0)
+        child.stdin.write(question); // a paste: one chunk
+      else
+        for (const key of question) {
+          child.stdin.write(key);
+          await new Promise((done) => setTimeout(done, keyGapMs));
+        }
+      await until((text) => text.includes(question), "echo of the question");
+      output = "";
+      const seen: (SeenLine | undefined)[] = markers.map(() => undefined);
+      const enter = performance.now();
+      child.stdin.write("\r");
+      await until((text) => {
+        const lines = text.split("\n").slice(0, -1); // whole lines only: the last may be half written
+        for (const [i, marker] of markers.entries()) {
+          const line = seen[i] ? undefined : lines.find((candidate) => marker.test(candidate));
+          if (line !== undefined) seen[i] = { ms: performance.now() - enter, line };
+        }
+        return ready.test(text);
+      }, `end of the turn for "${question}"`);
+      const missing = markers.filter((_, i) => !seen[i]);
+      if (missing.length) throw new Error(`"${question}": no line matched ${missing.join(", ")}`);
+      return seen as SeenLine[];
+    },
+  };
 }
 
 /**
