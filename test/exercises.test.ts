@@ -393,9 +393,9 @@ function startCheck(args: string[], cwd: string): Promise<CheckRun> {
 }
 
 // Concurrent: each case waits on its own check, so the hostile case's deadline (12 s of waiting, no CPU) passes
-// while the others run, instead of after them.
+// while the others, and the cases in this process above, run, instead of after them.
 describe("npm run check", { timeout: 60_000, concurrent: true }, () => {
-  // What the learner types: npm runs lessons/run.mjs, which starts lessons/check.ts with the TypeScript hooks.
+  // What the learner types: npm runs lessons/run.mjs, which runs lessons/check.ts with the TypeScript hooks.
   const check = (...args: string[]) => runCheck(args);
 
   // First, so its deadline starts at once.
