@@ -265,7 +265,9 @@ describe("the sample project", () => {
   });
 });
 
-describe("a lesson's real npx", () => {
+// This and the console blocks run side by side (concurrent suites next to each other do): each waits on its own
+// children.
+describe("a lesson's real npx", { concurrent: true }, () => {
   it("leaves dist/ as it is, even where npx has never seen this checkout (it used to run npm run build)", async () => {
     const npmCache = fs.mkdtempSync(path.join(os.tmpdir(), "scout-npx-cache-"));
     const builtAt = () =>
@@ -337,6 +339,7 @@ function paragraphBefore(markdown: string, line: number): string {
   return lines.slice(start + 1).join(" ");
 }
 
+// Not beside the others: test/pty.ts kills every pseudo-terminal after each test, whichever test ends.
 describe("text blocks are checked, or say they are illustrations", () => {
   /** The one text block a test runs: lesson 1's step-through turn, which needs a terminal. */
   const STEP_THROUGH = { file: "01-the-loop.md", first: "you > where is make_slug defined?" };
