@@ -9,7 +9,7 @@
 // model, permissions, first-case) and LESSON a lesson number. FILE (optional)
 // is checked instead of your working copy in lessons/build/. Exit status 0
 // when every case passes, 1 when one fails, 2 for a usage error. No key, no
-// network. lessons/run.mjs starts this file with lessons/typescript-hooks.mjs,
+// network. lessons/run.mjs runs this file with lessons/typescript-hooks.mjs,
 // which compiles only the .ts files it imports.
 //
 // Your code runs in a child process with a heap limit, and this process
@@ -31,6 +31,8 @@ export const HEAP_LIMIT_MB = 256;
 const GRACE_MS = 2_000;
 /** Loading the learner's module, and everything before the first case, must end within this. */
 const LOAD_TIMEOUT_MS = 15_000;
+/** The child imports the learner's .ts file through the hooks lessons/run.mjs registered in this process. */
+const TYPESCRIPT_HOOKS = fileURLToPath(new URL("./typescript-hooks.mjs", import.meta.url));
 /** Saves closer together than this are one save (an editor often writes a file in two steps). */
 const WATCH_DEBOUNCE_MS = 200;
 
@@ -92,7 +94,7 @@ function supervise(exercise: Exercise, file: string, report: (result: CaseResult
   return new Promise((resolve) => {
     const outcome: Outcome = { results: [], loadError: null, notRun: 0 };
     const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--run-in-child", exercise.name, file], {
-      execArgv: [...process.execArgv, `--max-old-space-size=${HEAP_LIMIT_MB}`, "--enable-source-maps"],
+      execArgv: ["--import", TYPESCRIPT_HOOKS, `--max-old-space-size=${HEAP_LIMIT_MB}`, "--enable-source-maps"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     let running: string | null = null;
@@ -125,14 +127,15 @@ function supervise(exercise: Exercise, file: string, report: (result: CaseResult
       } else if (message.type === "load-error") outcome.loadError = message.message;
       else done = true;
     });
-    child.on("exit", (code, signal) => {
+    child.on("exit", async (code, signal) => {
       clearTimeout(timer);
       if (!done && outcome.loadError === null) {
         const why = stopped ?? earlyEnd(code, signal);
         if (running !== null) record({ name: running, hint: "", failure: why });
         else if (outcome.results.length === 0) outcome.loadError = why;
         else record({ name: "(after the last case)", hint: "", failure: why });
-        outcome.notRun = Math.max(0, exercise.cases - outcome.results.length);
+        // Only now are the cases loaded here, to count them: a check that ends well never loads them in this process.
+        outcome.notRun = Math.max(0, (await exercise.caseCount()) - outcome.results.length);
       }
       resolve(outcome);
     });

@@ -8,29 +8,12 @@
 // so a change that makes a lesson false makes its solution fail in npm test.
 import { pathToFileURL } from "node:url";
 import type { Case } from "./cases/case.js";
-import { listFilesCases } from "./cases/list_files.js";
-import { loopCases } from "./cases/loop.js";
-import { modelCases } from "./cases/model.js";
-import { type Outline, outlineCases } from "./cases/outline.js";
-import { type DenyTools, permissionCases } from "./cases/permissions.js";
-import { editFileCases, type MakeEditFile } from "./cases/edit_file.js";
-import { startApiServer } from "./cases/api-server.js";
-import { checkAnswers, type Question } from "./graded/answers.js";
-import { firstCaseCases } from "./graded/first-case.js";
-import { lesson00 } from "./graded/lesson-00.js";
-import { lesson01 } from "./graded/lesson-01.js";
-import { lesson03 } from "./graded/lesson-03.js";
-import { lesson04 } from "./graded/lesson-04.js";
-import { lesson05 } from "./graded/lesson-05.js";
-import { lesson06 } from "./graded/lesson-06.js";
-import { lesson09 } from "./graded/lesson-09.js";
-import { lesson08 } from "./graded/lesson-08.js";
-import { lesson14 } from "./graded/lesson-14.js";
-import { lesson10 } from "./graded/lesson-10.js";
-import { lesson11 } from "./graded/lesson-11.js";
-import { lesson12 } from "./graded/lesson-12.js";
+import type { Outline } from "./cases/outline.js";
+import type { DenyTools } from "./cases/permissions.js";
+import type { MakeEditFile } from "./cases/edit_file.js";
+import type { Question } from "./graded/answers.js";
 
-export { REPO_ROOT } from "./graded/live.js";
+export { REPO_ROOT } from "./graded/repo.js";
 /** A case that takes longer than this fails: a loop that never ends must not hang the check. */
 export const CASE_TIMEOUT_MS = 10_000;
 /** The lessons in the order the course takes them (lessons/README.md, "The path"): the board lists them so. */
@@ -49,8 +32,12 @@ export interface Exercise {
   starter: string;
   solution: string;
   /** How many cases `check` runs. */
-  cases: number;
-  /** Runs every case against the module at `file` (an absolute path); calls `starting` before each and `report` after. */
+  caseCount(): Promise<number>;
+  /**
+   * Runs every case against the module at `file` (an absolute path); calls `starting` before each and `report` after.
+   * The cases (and Scout's code they import) load only here and in caseCount: the board, a usage message and the
+   * check's own process, which only supervises, load none of them.
+   */
   check(file: string, report: Report, starting?: (name: string) => void): Promise<CaseResult[]>;
 }
 
@@ -104,45 +91,63 @@ function files(name: string): Pick<Exercise, "file" | "starter" | "solution"> {
   return { file: `lessons/build/${name}`, starter: `lessons/starters/${name}`, solution: `lessons/solutions/${name}` };
 }
 
+/**
+ * A code exercise: its `cases` run against the module at the learner's file, as `subject` makes it of that module.
+ * `cases` is an import, so it loads only when the exercise is checked.
+ */
+function codeExercise<S>(
+  about: Omit<Exercise, "kind" | "caseCount" | "check">,
+  cases: () => Promise<Case<S>[]>,
+  subject: (file: string) => Promise<S>,
+): Exercise {
+  return {
+    ...about,
+    kind: "code",
+    caseCount: async () => (await cases()).length,
+    check: async (file, report, starting) => runCases(await cases(), await subject(file), report, starting),
+  };
+}
+
 export const exercises: Exercise[] = [
   ...answerExercises(),
-  {
-    name: "outline",
-    kind: "code",
-    lesson: 14,
-    task: "a fifth tool: outline, the definitions in one file, a plain tool as the core's are",
-    ...files("outline.ts"),
-    cases: outlineCases.length,
-    check: async (file, report, starting) =>
-      runCases(outlineCases, await load<Outline>(file, "outline"), report, starting),
-  },
-  {
-    name: "loop",
-    kind: "code",
-    lesson: 2,
-    task: "the agent loop: runTurn, as in src/core/loop.ts",
-    ...files("loop.ts"),
-    cases: loopCases.length,
-    check: async (file, report, starting) => runCases(loopCases, await load(file, "runTurn"), report, starting),
-  },
-  {
-    name: "list_files",
-    kind: "code",
-    lesson: 7,
-    task: "a tool: list_files, as in src/core/list_files.ts",
-    ...files("list_files.ts"),
-    cases: listFilesCases.length,
-    check: async (file, report, starting) => runCases(listFilesCases, await load(file, "listFiles"), report, starting),
-  },
+  codeExercise(
+    {
+      name: "outline",
+      lesson: 14,
+      task: "a fifth tool: outline, the definitions in one file, a plain tool as the core's are",
+      ...files("outline.ts"),
+    },
+    async () => (await import("./cases/outline.js")).outlineCases,
+    (file) => load<Outline>(file, "outline"),
+  ),
+  codeExercise(
+    { name: "loop", lesson: 2, task: "the agent loop: runTurn, as in src/core/loop.ts", ...files("loop.ts") },
+    async () => (await import("./cases/loop.js")).loopCases,
+    (file) => load(file, "runTurn"),
+  ),
+  codeExercise(
+    {
+      name: "list_files",
+      lesson: 7,
+      task: "a tool: list_files, as in src/core/list_files.ts",
+      ...files("list_files.ts"),
+    },
+    async () => (await import("./cases/list_files.js")).listFilesCases,
+    (file) => load(file, "listFiles"),
+  ),
   {
     name: "model",
     kind: "code",
     lesson: 7,
     task: "a model adapter: the Messages API over fetch, as src/core/claude.ts does with the SDK",
     ...files("model.ts"),
-    cases: modelCases.length,
+    caseCount: async () => (await import("./cases/model.js")).modelCases.length,
     check: async (file, report, starting) => {
       const makeModel = await load<typeof import("./solutions/model.js").makeModel>(file, "makeModel");
+      const [{ modelCases }, { startApiServer }] = await Promise.all([
+        import("./cases/model.js"),
+        import("./cases/api-server.js"),
+      ]);
       const server = await startApiServer();
       try {
         const model = makeModel({ baseURL: server.url, apiKey: "test-key", name: "claude-test" });
@@ -152,53 +157,54 @@ export const exercises: Exercise[] = [
       }
     },
   },
-  {
-    name: "permissions",
-    kind: "code",
-    lesson: 12,
-    task: "a permission rule: denyTools, a deny list enforced in code",
-    ...files("permissions.ts"),
-    cases: permissionCases.length,
-    check: async (file, report, starting) =>
-      runCases(permissionCases, await load<DenyTools>(file, "denyTools"), report, starting),
-  },
-  {
-    name: "edit_file",
-    kind: "code",
-    lesson: 13,
-    task: "a tool that writes: edit_file, an exact string replacement with its diff shown and a confirmation",
-    ...files("edit_file.ts"),
-    cases: editFileCases.length,
-    check: async (file, report, starting) =>
-      runCases(editFileCases, await load<MakeEditFile>(file, "makeEditFile"), report, starting),
-  },
-  {
-    name: "first-case",
-    kind: "code",
-    lesson: 15,
-    task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
-    ...files("first-case.ts"),
-    cases: firstCaseCases.length,
-    check: async (file, report, starting) =>
-      runCases(firstCaseCases, await load<Case<Outline>>(file, "firstCase"), report, starting),
-  },
+  codeExercise(
+    {
+      name: "permissions",
+      lesson: 12,
+      task: "a permission rule: denyTools, a deny list enforced in code",
+      ...files("permissions.ts"),
+    },
+    async () => (await import("./cases/permissions.js")).permissionCases,
+    (file) => load<DenyTools>(file, "denyTools"),
+  ),
+  codeExercise(
+    {
+      name: "edit_file",
+      lesson: 13,
+      task: "a tool that writes: edit_file, an exact string replacement with its diff shown and a confirmation",
+      ...files("edit_file.ts"),
+    },
+    async () => (await import("./cases/edit_file.js")).editFileCases,
+    (file) => load<MakeEditFile>(file, "makeEditFile"),
+  ),
+  codeExercise(
+    {
+      name: "first-case",
+      lesson: 15,
+      task: "a test before the code: the outline tool's first case, failing on wrong tools, passing on a finished one",
+      ...files("first-case.ts"),
+    },
+    async () => (await import("./graded/first-case.js")).firstCaseCases,
+    (file) => load<Case<Outline>>(file, "firstCase"),
+  ),
 ];
 
 /** The answers lessons (0, 1, 3-6, 8-12 and 14): one answers file each, judged question by question. */
 function answerExercises(): Exercise[] {
-  const byLesson: [number, Question[]][] = [
-    [0, lesson00],
-    [1, lesson01],
-    [3, lesson03],
-    [4, lesson04],
-    [5, lesson05],
-    [6, lesson06],
-    [9, lesson09],
-    [8, lesson08],
-    [14, lesson14],
-    [10, lesson10],
-    [11, lesson11],
-    [12, lesson12],
+  // Imports, so a lesson's questions (and the Scout code their judges run) load only when its check runs.
+  const byLesson: [number, () => Promise<Question[]>][] = [
+    [0, async () => (await import("./graded/lesson-00.js")).lesson00],
+    [1, async () => (await import("./graded/lesson-01.js")).lesson01],
+    [3, async () => (await import("./graded/lesson-03.js")).lesson03],
+    [4, async () => (await import("./graded/lesson-04.js")).lesson04],
+    [5, async () => (await import("./graded/lesson-05.js")).lesson05],
+    [6, async () => (await import("./graded/lesson-06.js")).lesson06],
+    [9, async () => (await import("./graded/lesson-09.js")).lesson09],
+    [8, async () => (await import("./graded/lesson-08.js")).lesson08],
+    [14, async () => (await import("./graded/lesson-14.js")).lesson14],
+    [10, async () => (await import("./graded/lesson-10.js")).lesson10],
+    [11, async () => (await import("./graded/lesson-11.js")).lesson11],
+    [12, async () => (await import("./graded/lesson-12.js")).lesson12],
   ];
   return byLesson
     .sort(([a], [b]) => a - b)
@@ -210,8 +216,11 @@ function answerExercises(): Exercise[] {
         lesson,
         task: `answers to lesson ${lesson}'s questions, one per line`,
         ...files(`answers/${nn}.txt`),
-        cases: questions.length,
-        check: (file, report, starting) => checkAnswers(questions, file, report, starting),
+        caseCount: async () => (await questions()).length,
+        check: async (file, report, starting) => {
+          const { checkAnswers } = await import("./graded/answers.js");
+          return checkAnswers(await questions(), file, report, starting);
+        },
       };
     });
 }

@@ -16,8 +16,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread } from "node:worker_threads";
 
-// Imported with --import, on the main thread, this file registers itself; node then loads it again, in its
-// hooks thread, for resolve and load. (`scout --loop` registers it by URL, with options: it never runs here.)
+// Imported on the main thread (with --import, or by lessons/run.mjs), this file registers itself; node then loads
+// it again, in its hooks thread, for resolve and load. (`scout --loop` registers it by URL, with options: it never runs here.)
 if (isMainThread) register(import.meta.url);
 
 /** With `useDist`, a learner's `../../src/X.js` is Scout's running dist/X.js, so both share one module (scout --loop). */

@@ -22,8 +22,13 @@ export function makeWorkingCopies() {
       if (entry.isDirectory()) walk(child);
       else if (entry.isFile() && !fs.existsSync(path.join(BUILD, child))) {
         fs.mkdirSync(path.join(BUILD, rel), { recursive: true });
-        fs.copyFileSync(path.join(STARTERS, child), path.join(BUILD, child), fs.constants.COPYFILE_EXCL);
-        copied.push(child);
+        try {
+          fs.copyFileSync(path.join(STARTERS, child), path.join(BUILD, child), fs.constants.COPYFILE_EXCL);
+          copied.push(child);
+        } catch (error) {
+          // Another check, started at the same time (npm test runs several), made it first: it is the copy.
+          if (error.code !== "EEXIST") throw error;
+        }
       }
     }
   };

@@ -213,3 +213,22 @@ export async function inProcess(
     setEnv(saved);
   }
 }
+
+/**
+ * A limit on work running at once: the function returned runs `start` when fewer than `max` of the starts given
+ * to it are running, and lets the next one go as one ends. Tests that run side by side share two cores so.
+ */
+export function atMostAtOnce(max: number): <T>(start: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (start) => {
+    if (running >= max) await new Promise<void>((go) => waiting.push(go));
+    running++;
+    try {
+      return await start();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}

@@ -33,7 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT } from "./helpers.js";
+import { atMostAtOnce, CLI, REPO_ROOT } from "./helpers.js";
 import { plain, scoutOnPty } from "./pty.js";
 
 const LESSONS_DIR = path.join(REPO_ROOT, "lessons");
@@ -138,6 +138,13 @@ const REAL_NPX_ENV: NodeJS.ProcessEnv = { ...ENV, npm_config_ignore_scripts: "tr
 const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
 
 /**
+ * Commands running at once, across every lesson's blocks (which all run side by side): enough to keep two cores
+ * busy while a command starts up or waits, few enough that each gets its share of them.
+ */
+const MAX_COMMANDS_AT_ONCE = 4;
+const inTurn = atMostAtOnce(MAX_COMMANDS_AT_ONCE);
+
+/**
  * Runs one command in bash with stdout and stderr merged, as a terminal shows them. With `realNpx`, `npx scout`
  * is the real npx, as the learner types it (each lesson's first block runs so): a command that only works as
  * `node dist/cli.js` (npx inside another package's folder finds that package, not Scout) fails there.
@@ -185,7 +192,7 @@ async function runBlock(commands: Command[], where: string, realNpx = false): Pr
     }
     if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
       throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
-    const output = await runCommand(command, cwd, realNpx);
+    const output = await inTurn(() => runCommand(command, cwd, realNpx));
     outputs.push(output === "" ? [] : output.split("\n"));
   }
   return outputs;
@@ -258,7 +265,9 @@ describe("the sample project", () => {
   });
 });
 
-describe("a lesson's real npx", () => {
+// This and the console blocks run side by side (concurrent suites next to each other do): each waits on its own
+// children.
+describe("a lesson's real npx", { concurrent: true }, () => {
   it("leaves dist/ as it is, even where npx has never seen this checkout (it used to run npm run build)", async () => {
     const npmCache = fs.mkdtempSync(path.join(os.tmpdir(), "scout-npx-cache-"));
     const builtAt = () =>
@@ -276,7 +285,9 @@ describe("a lesson's real npx", () => {
   });
 });
 
-describe("console blocks run and print what the lessons say", () => {
+// Every lesson's blocks at once (at most MAX_COMMANDS_AT_ONCE commands running), not one lesson after another:
+// a lesson with one slow block no longer leaves a core idle.
+describe("console blocks run and print what the lessons say", { concurrent: true }, () => {
   it("finds the lessons, numbered 00 upwards with none missing", () => {
     expect(lessonFiles.map((name) => Number(name.slice(0, 2)))).toEqual(lessonFiles.map((_, i) => i));
   });
@@ -328,6 +339,7 @@ function paragraphBefore(markdown: string, line: number): string {
   return lines.slice(start + 1).join(" ");
 }
 
+// Not beside the others: test/pty.ts kills every pseudo-terminal after each test, whichever test ends.
 describe("text blocks are checked, or say they are illustrations", () => {
   /** The one text block a test runs: lesson 1's step-through turn, which needs a terminal. */
   const STEP_THROUGH = { file: "01-the-loop.md", first: "you > where is make_slug defined?" };

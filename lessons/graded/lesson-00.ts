@@ -20,7 +20,7 @@ export const lesson00: Question[] = [
     ask: 'run `npx scout -p "where is make_slug defined?"` with 2>/dev/null, then >/dev/null: which stream carries the step log? (stdout or stderr)',
     hint: "Whatever 2>/dev/null hides went to stderr (stream 2); what >/dev/null hides went to stdout.",
     judge: isText(async () => {
-      const run = cli(["-p", "where is make_slug defined?"]);
+      const run = await cli(["-p", "where is make_slug defined?"]);
       return run.stderr.includes("[1] model") ? "stderr" : run.stdout.includes("[1] model") ? "stdout" : "neither";
     }),
   },

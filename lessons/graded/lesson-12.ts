@@ -43,7 +43,7 @@ type WireBlock = { type: string; tool_use_id?: string; is_error?: boolean; conte
 async function firstFlaggedStep(): Promise<string> {
   return inSampleCopy(async (root) => {
     const trace = path.join(root, "..", "session.jsonl"); // beside the copy: a trace inside it is a file the tools see
-    const recorded = cli(["--offline", "--trace", trace, "-p", QUESTION], root);
+    const recorded = await cli(["--offline", "--trace", trace, "-p", QUESTION], root);
     if (recorded.status !== 0) throw new Error(`recording failed: ${recorded.stderr.trim().split("\n").pop()}`);
     const records = fs
       .readFileSync(trace, "utf8")
@@ -54,7 +54,7 @@ async function firstFlaggedStep(): Promise<string> {
     if (typeof read !== "string") throw new Error("the recorded answer read no file");
     const file = path.join(root, read);
     fs.writeFileSync(file, `# a new first line\n${fs.readFileSync(file, "utf8")}`);
-    const replayed = cli(["--replay", trace, "-p", QUESTION], root);
+    const replayed = await cli(["--replay", trace, "-p", QUESTION], root);
     const lines = replayed.stderr.split("\n");
     const flag = lines.findIndex((line) => /^\(replay: the live \w+ result/.test(line));
     if (flag === -1) throw new Error(`the replay flagged no step:\n${replayed.stderr}`);
@@ -67,6 +67,11 @@ async function firstFlaggedStep(): Promise<string> {
     return `${tool} ${step}`;
   });
 }
+
+// The truths that depend on no answer, computed once per process: a check judges each answer once anyway, and npm
+// test judges several answers to the same question in one process (each recording and replay is two CLI runs).
+let firstRequest: ReturnType<typeof onTheWire> | undefined;
+let flaggedStep: Promise<string> | undefined;
 
 export const lesson12: Question[] = [
   {
@@ -112,7 +117,7 @@ export const lesson12: Question[] = [
     judge: async (answer) => {
       const written = /\d+(\.\d+)?/.exec(answer)?.[0];
       if (written === undefined) return `"${answer}" holds no number`;
-      const { bodies } = await onTheWire([text("It is in src/shortly/slugs.py.")]);
+      const { bodies } = await (firstRequest ??= onTheWire([text("It is in src/shortly/slugs.py.")]));
       const [body] = bodies;
       const share = (100 * JSON.stringify(body.tools).length) / JSON.stringify(body).length;
       // Within 3 points: measured on pretty-printed JSON (as --full prints it) the share is about 2 points lower.
@@ -126,7 +131,7 @@ export const lesson12: Question[] = [
     judge: async (answer) => {
       const written = /^\s*([a-z_]+)[\s,:]*\[?(\d+)\]?\s*$/i.exec(answer);
       if (!written) return `"${answer}" is not a tool's name and a step number, like "glob 2"`;
-      const [tool, step] = (await firstFlaggedStep()).split(" ");
+      const [tool, step] = (await (flaggedStep ??= firstFlaggedStep())).split(" ");
       if (written[1].toLowerCase() !== tool) return `the first result the replay flags is not ${written[1]}'s`;
       return written[2] === step ? null : `${tool}'s result is flagged, but not at step ${written[2]}`;
     },

@@ -2,11 +2,10 @@
 //
 // Every truth an answer is judged against comes from here, computed when the
 // check runs, so when the code changes, the right answer changes with it.
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type MessageParam, runTurn, type TurnResult } from "../../src/core/loop.js";
 import { offlineModel } from "../../src/models/offline.js";
@@ -14,14 +13,9 @@ import { tools as scoutTools } from "../../src/core/scout.js";
 import { runTool } from "../../src/core/tool.js";
 import type { Tool, ToolResult } from "../../src/core/tool.js";
 import { Workspace } from "../../src/core/workspace.js";
+import { REPO_ROOT, SAMPLE_PROJECT } from "./repo.js";
 
-/** The repository: the nearest folder above this file with a package.json (this file also runs compiled, from node_modules/.cache). */
-export const REPO_ROOT = (() => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-})();
-export const SAMPLE_PROJECT = path.join(REPO_ROOT, "lessons", "sample-project");
+export { REPO_ROOT, SAMPLE_PROJECT };
 
 /** Runs one tool as `scout tool NAME 'JSON'` does, in `root` (the sample project unless told). */
 export function tool(name: string, input: unknown, root = SAMPLE_PROJECT, toolSet: Tool[] = scoutTools) {
@@ -65,27 +59,24 @@ function quietEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs the CLI with `args` in `cwd`, offline. */
-export function cli(args: string[], cwd = SAMPLE_PROJECT): { stdout: string; stderr: string; status: number | null } {
-  const run = spawnSync(process.execPath, [CLI_SCRIPT, ...args], {
+/**
+ * Runs the CLI with `args` in `cwd`, offline unless `env` names an API, and waits for it without blocking this
+ * process: a stand-in API here must keep answering, and npm test's other checks go on meanwhile.
+ */
+export async function cli(args: string[], cwd = SAMPLE_PROJECT, env: NodeJS.ProcessEnv = {}) {
+  const running = promisify(execFile)(process.execPath, [CLI_SCRIPT, ...args], {
     cwd,
-    env: quietEnv(),
-    encoding: "utf8",
+    env: { ...quietEnv(), ...env },
     timeout: 30_000,
   });
-  return { stdout: run.stdout ?? "", stderr: run.stderr ?? "", status: run.status };
-}
-
-/**
- * Runs the CLI with `args` in `cwd` against the Messages API at `baseURL`, with a made-up key.
- * Not spawnSync: the API here is a stand-in in this very process, and must keep answering.
- */
-export async function cliWithApi(args: string[], baseURL: string, cwd = SAMPLE_PROJECT) {
-  const env = { ...quietEnv(), ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: "check-key" };
-  const running = promisify(execFile)(process.execPath, [CLI_SCRIPT, ...args], { cwd, env, timeout: 30_000 });
   running.child.stdin?.end(); // with -p, Scout reads a piped stdin as part of the question: there is none
   const done = await running.catch((error) => error as { stdout?: string; stderr?: string; code?: number });
   return { stdout: done.stdout ?? "", stderr: done.stderr ?? "", status: "code" in done ? (done.code ?? 1) : 0 };
+}
+
+/** Runs the CLI with `args` in `cwd` against the Messages API at `baseURL`, with a made-up key. */
+export function cliWithApi(args: string[], baseURL: string, cwd = SAMPLE_PROJECT) {
+  return cli(args, cwd, { ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: "check-key" });
 }
 
 /**
