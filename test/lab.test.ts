@@ -1,9 +1,11 @@
 // scout lab offline: the shipped question sets, variants that change what they claim, identical runs, and
 // bad input refused with exit 2 and a message naming the question and field.
 //
-// Every run is the real CLI. The shipped sets are run whole once each (every answer right); the tests of a
-// report's shape and of what a variant changes run a few of a set's questions (FEW, SMALL), and tests that
-// read the same run share it (runOnce): a lab run costs some 30 ms of CPU per question and variant.
+// The shipped sets are run whole once each, through the CLI (every answer right); the tests of a report's shape
+// and of what a variant changes run a few of a set's questions (FEW, SMALL), and tests that read the same run
+// share it (runOnce): a lab run costs some 30 ms of CPU per question and variant. Identical runs, the table,
+// CSV, progress and the workspace run the CLI; the report's figures and the refusals' messages run labCommand
+// in this process (labHere, inProcess), one refusal of each kind through the CLI too.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
