@@ -96,6 +96,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
+  // A terminal REPL counts tokens for its first answer: build the tokenizer on another thread from
+  // here, while the REPL's modules load, not from its banner on (~100 ms later; issue 22).
+  if (process.stdin.isTTY && process.stdout.isTTY && values.print === undefined)
+    (await import("./tokens/count.js")).warmTokenizer();
   const { UsageError } = await import("./options.js");
   const { setUpSession } = await import("./repl/setup.js");
   const { session, workspace, offline, terminal, log } = await setUpSession(values, positionals);

@@ -5,7 +5,6 @@
 import readline from "node:readline";
 import { escapeControl } from "../guards/escape.js";
 import { attachFiles } from "./attach.js";
-import { warmTokenizer } from "../tokens/count.js";
 import { runCommand } from "./commands.js";
 import { completer } from "./complete.js";
 import { HISTORY_SIZE, History, historyFile } from "./history.js";
@@ -30,7 +29,6 @@ export interface TerminalOptions {
 /** The interactive loop: `you > ` prompts until /exit, Ctrl-D, or Ctrl-C twice at an empty prompt. */
 export async function runTerminal(session: Session, options: TerminalOptions): Promise<number> {
   console.log(escapeControl(options.banner));
-  warmTokenizer(); // on another thread, while the person types: the first answer need not wait ~1.2 s for it
   const history = new History(options.noHistory ? undefined : historyFile()); // before raw mode: none of this may hang it
   const sessions = new SessionStore(sessionsFolder(), session.options.workspace.root);
   if (options.resume) await resumeSession(session, sessions, options.resume);

@@ -49,7 +49,7 @@ export function estimateTokens(text: string): number {
 /**
  * The tokenizer built on another thread: building it takes 0.2-1.2 s here (the busier the machine, the
  * longer), which the REPL's first answer would otherwise wait for. warmTokenizer starts the build as the
- * REPL opens, while the person types; then estimateTokens asks the thread and waits for its count (a shared
+ * REPL starts (src/cli.ts, before the REPL's own modules load), while they load and the person types; then estimateTokens asks the thread and waits for its count (a shared
  * flag, so the call stays synchronous), and waits for the build itself only if Enter came first. If the
  * thread fails, counting falls back to this one.
  */
