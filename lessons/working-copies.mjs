@@ -22,12 +22,17 @@ export function makeWorkingCopies() {
       if (entry.isDirectory()) walk(child);
       else if (entry.isFile() && !fs.existsSync(path.join(BUILD, child))) {
         fs.mkdirSync(path.join(BUILD, rel), { recursive: true });
+        // Written whole under a name of its own, then linked into place: a check started at the same time (npm
+        // test runs several) that finds the name taken finds a whole copy, never one half written.
+        const partial = path.join(BUILD, `${child}.${process.pid}.partial`);
+        fs.copyFileSync(path.join(STARTERS, child), partial);
         try {
-          fs.copyFileSync(path.join(STARTERS, child), path.join(BUILD, child), fs.constants.COPYFILE_EXCL);
+          fs.linkSync(partial, path.join(BUILD, child));
           copied.push(child);
         } catch (error) {
-          // Another check, started at the same time (npm test runs several), made it first: it is the copy.
-          if (error.code !== "EEXIST") throw error;
+          if (error.code !== "EEXIST") throw error; // another check made it first: that is the copy
+        } finally {
+          fs.rmSync(partial, { force: true });
         }
       }
     }

@@ -337,13 +337,22 @@ describe("in this process", { concurrent: true }, () => {
 
     it("the Claude adapter (through the SDK) passes every model case", async () => {
       const server = await startApiServer();
-      process.env.ANTHROPIC_BASE_URL = server.url; // read when the SDK client is first made, below
+      // Read when the SDK client is first made, below; put back after, since checks started beside this test
+      // inherit process.env.
+      const saved = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
+      process.env.ANTHROPIC_BASE_URL = server.url;
       process.env.ANTHROPIC_API_KEY = "test-key";
       try {
         const model = claudeModel("claude-test");
         for (const testCase of modelCases) await testCase.run({ model, server });
       } finally {
         await server.close();
+        for (const [name, value] of [
+          ["ANTHROPIC_BASE_URL", saved.url],
+          ["ANTHROPIC_API_KEY", saved.key],
+        ] as const)
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
       }
     });
   });

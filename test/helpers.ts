@@ -189,6 +189,7 @@ export async function inProcess(
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
+  env = { NO_COLOR: "1", ...env }; // as runCli sets for a child
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   const setEnv = (values: Record<string, string | undefined>) => {
     for (const [key, value] of Object.entries(values))
@@ -222,13 +223,15 @@ export function atMostAtOnce(max: number): <T>(start: () => Promise<T>) => Promi
   let running = 0;
   const waiting: (() => void)[] = [];
   return async (start) => {
+    // A slot that ends is handed to the next in line, never freed between the two, so none can slip in.
     if (running >= max) await new Promise<void>((go) => waiting.push(go));
-    running++;
+    else running++;
     try {
       return await start();
     } finally {
-      running--;
-      waiting.shift()?.();
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
     }
   };
 }

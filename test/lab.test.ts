@@ -425,7 +425,9 @@ describe("bad input: exit 2, a message that names what is wrong", { timeout: 60_
     expect(run.stdout).toBe("");
     expect(run.code).toBe(2);
   };
-  it.each(cases)("%s", async (_name, args, message) => refused(await inProcess(labCommand, args()), message));
+  it.each(cases)("%s", async (_name, args, message) =>
+    refused(await inProcess(labCommand, args(), OFFLINE_ENV), message),
+  );
   // The CLI's own exit status and streams, for one case of each kind: an option, the set, a variant, --html, a path.
   const THROUGH_THE_CLI = ["no set given", "an unknown option", "a bad location", "an unknown knob"];
   const viaCli = cases.filter(
