@@ -96,17 +96,17 @@ async function main(argv: string[]): Promise<number> {
     console.log(readVersion());
     return 0;
   }
-  // A terminal REPL counts tokens for its first answer: build the tokenizer on another thread from
-  // here, while the REPL's modules load, not from its banner on (~100 ms later; issue 22).
-  if (process.stdin.isTTY && process.stdout.isTTY && values.print === undefined)
-    (await import("./tokens/count.js")).warmTokenizer();
+  // A terminal and no -p: the REPL. It counts tokens for its first answer, so the tokenizer starts building on
+  // another thread now, while the REPL's modules load, not from its banner on (~100 ms later; issue 22).
+  const repl = Boolean(process.stdin.isTTY && process.stdout.isTTY) && values.print === undefined;
+  if (repl) (await import("./tokens/count.js")).warmTokenizer();
   const { UsageError } = await import("./options.js");
   const { setUpSession } = await import("./repl/setup.js");
-  const { session, workspace, offline, terminal, log } = await setUpSession(values, positionals);
+  const { session, workspace, offline, log } = await setUpSession(values, positionals);
   const modelIgnored = offline && values.model !== undefined;
   const ignoredNote = `(--model ${values.model} is ignored: the offline teaching model answers)`;
 
-  if (terminal && values.print === undefined) {
+  if (repl) {
     const { runTerminal } = await import("./repl/terminal.js");
     const banner = `${readVersion()} · model: ${session.choice.label}\nworkspace: ${workspace.root}`;
     return runTerminal(session, {

@@ -23,7 +23,7 @@ import { loopCases, type RunTurn } from "../lessons/cases/loop.js";
 import { outlineCases } from "../lessons/cases/outline.js";
 import { outline as solutionOutline } from "../lessons/solutions/outline.js";
 import { runTurn } from "../src/core/loop.js";
-import { atMostAtOnce, makeTree, REPO_ROOT } from "./helpers.js";
+import { atMostAtOnce, makeTree, REPO_ROOT, withEnv } from "./helpers.js";
 
 /** The lesson an exercise belongs to, by its name: the tests name exercises, not lesson numbers. */
 const lessonOf = (name: string) => exercises.find((e) => e.name === name)!.lesson;
@@ -339,20 +339,13 @@ describe("in this process", { concurrent: true }, () => {
       const server = await startApiServer();
       // Read when the SDK client is first made, below; put back after, since checks started beside this test
       // inherit process.env.
-      const saved = { url: process.env.ANTHROPIC_BASE_URL, key: process.env.ANTHROPIC_API_KEY };
-      process.env.ANTHROPIC_BASE_URL = server.url;
-      process.env.ANTHROPIC_API_KEY = "test-key";
       try {
-        const model = claudeModel("claude-test");
-        for (const testCase of modelCases) await testCase.run({ model, server });
+        await withEnv({ ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "test-key" }, async () => {
+          const model = claudeModel("claude-test");
+          for (const testCase of modelCases) await testCase.run({ model, server });
+        });
       } finally {
         await server.close();
-        for (const [name, value] of [
-          ["ANTHROPIC_BASE_URL", saved.url],
-          ["ANTHROPIC_API_KEY", saved.key],
-        ] as const)
-          if (value === undefined) delete process.env[name];
-          else process.env[name] = value;
       }
     });
   });

@@ -188,15 +188,12 @@ export async function inProcess(
   /** Set in process.env for the call, as runCli's env is for a child (a key set to undefined is removed). */
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
+  return withEnv({ NO_COLOR: "1", ...env }, () => keepingOutput(command, args)); // NO_COLOR: as runCli sets for a child
+}
+
+/** The command's exit code, with what it printed to the console and stdout. */
+async function keepingOutput(command: (argv: string[]) => Promise<number>, args: string[]): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
-  env = { NO_COLOR: "1", ...env }; // as runCli sets for a child
-  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
-  const setEnv = (values: Record<string, string | undefined>) => {
-    for (const [key, value] of Object.entries(values))
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-  };
-  setEnv(env);
   const log = vi.spyOn(console, "log").mockImplementation((...words) => {
     out.stdout += `${format(...words)}\n`;
   });
@@ -211,7 +208,22 @@ export async function inProcess(
     return { code: await command(args), ...out };
   } finally {
     for (const spy of [log, error, write]) spy.mockRestore();
-    setEnv(saved);
+  }
+}
+
+/** Runs `work` with these variables set in process.env (undefined removes one), then puts back what was there. */
+export async function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
+  const set = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values))
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  };
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  set(env);
+  try {
+    return await work();
+  } finally {
+    set(saved);
   }
 }
 

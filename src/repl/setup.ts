@@ -47,7 +47,6 @@ export async function setUpSession(values: SessionValues, positionals: string[])
   const offline = values.offline || replayed !== undefined || !hasCredentials();
   if (!offline) checkBaseUrl();
   const learner = await (await import("../learner-code.js")).loadLearnerCode(values, offline);
-  const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
   const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
   const { MarkdownStream } = drawMarkdown ? await import("../repl/markdown.js") : { MarkdownStream: undefined };
@@ -110,5 +109,5 @@ export async function setUpSession(values: SessionValues, positionals: string[])
     trace: values.trace === undefined ? undefined : await openTrace(values.trace, say), // a failed write: one line
     ...learner.session,
   });
-  return { session, workspace, offline, terminal, log };
+  return { session, workspace, offline, log };
 }
