@@ -158,13 +158,7 @@ export function timeEnterToOutput(
     let typing = false;
     const type = async () => {
       typing = true;
-      if (keyGapMs === 0)
-        child.stdin.write(keys); // a paste: one chunk
-      else
-        for (const key of keys) {
-          child.stdin.write(key);
-          await new Promise((done) => setTimeout(done, keyGapMs));
-        }
+      await typeKeys(child.stdin, keys, keyGapMs);
       output = "";
       enter = performance.now();
       child.stdin.write("\r");
@@ -271,13 +265,7 @@ export async function startRepl(
     close,
     async ask(question, markers, keyGapMs = 0) {
       output = "";
-      if (keyGapMs === 0)
-        child.stdin.write(question); // a paste: one chunk
-      else
-        for (const key of question) {
-          child.stdin.write(key);
-          await new Promise((done) => setTimeout(done, keyGapMs));
-        }
+      await typeKeys(child.stdin, question, keyGapMs);
       await until((text) => text.includes(question), "echo of the question");
       output = "";
       const seen: (SeenLine | undefined)[] = markers.map(() => undefined);
@@ -387,4 +375,16 @@ function collect(
       resolve({ stdout });
     });
   });
+}
+
+/** Types `keys` into a terminal: one key every keyGapMs, or, at 0, all at once as a paste does (one chunk). */
+async function typeKeys(stdin: NodeJS.WritableStream, keys: string, keyGapMs: number): Promise<void> {
+  if (keyGapMs === 0) {
+    stdin.write(keys);
+    return;
+  }
+  for (const key of keys) {
+    stdin.write(key);
+    await new Promise((done) => setTimeout(done, keyGapMs));
+  }
 }
