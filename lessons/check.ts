@@ -18,6 +18,7 @@
 // (`process.exit(0)` on import) fails, and the cases after it are not run.
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { escapeControl } from "../src/guards/escape.js";
@@ -93,9 +94,13 @@ interface Outcome {
 function supervise(exercise: Exercise, file: string, report: (result: CaseResult) => void): Promise<Outcome> {
   return new Promise((resolve) => {
     const outcome: Outcome = { results: [], loadError: null, notRun: 0 };
+    // The child's temporary folders (each case's tree) go in one of its own, removed here when it ends: a child
+    // stopped mid-case cannot remove its tree itself.
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "scout-check-"));
     const child: ChildProcess = fork(fileURLToPath(import.meta.url), ["--run-in-child", exercise.name, file], {
       execArgv: ["--import", TYPESCRIPT_HOOKS, `--max-old-space-size=${HEAP_LIMIT_MB}`, "--enable-source-maps"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, TMPDIR: scratch },
     });
     let running: string | null = null;
     let done = false;
@@ -129,6 +134,7 @@ function supervise(exercise: Exercise, file: string, report: (result: CaseResult
     });
     child.on("exit", async (code, signal) => {
       clearTimeout(timer);
+      fs.rmSync(scratch, { recursive: true, force: true });
       if (!done && outcome.loadError === null) {
         const why = stopped ?? earlyEnd(code, signal);
         if (running !== null) record({ name: running, hint: "", failure: why });

@@ -48,12 +48,25 @@ export function mkdirDeep(root: string, rel: string): void {
  * and returns its path. Parent folders are created as needed. It is removed
  * after the test file's tests.
  */
-export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-", base = os.tmpdir()): string {
+  const root = fs.mkdtempSync(path.join(base, prefix));
   trees.push(root);
   writeTree(root, files);
   return root;
 }
+
+/**
+ * Where a tree of a hundred thousand entries is quick to build: /dev/shm, a folder in memory, where the machine
+ * has one. 101,000 symlinks took 11.3 s on this machine's disk (ext4) and 0.7 s there; the tools read both alike.
+ */
+export const MEMORY_TMP = (() => {
+  try {
+    fs.accessSync("/dev/shm", fs.constants.W_OK);
+    return fs.statSync("/dev/shm").isDirectory() ? "/dev/shm" : os.tmpdir();
+  } catch {
+    return os.tmpdir();
+  }
+})();
 
 /** makeTree, named for the files that called it so (every tree is removed after the file's tests). */
 export function treeMaker(): (files: Record<string, FileSpec>) => string {

@@ -11,7 +11,7 @@ import { forEachEntry, MAX_FOLDER_ENTRIES } from "../src/guards/folder-entries.j
 import { runTool } from "../src/core/tool.js";
 import { MAX_RESULT_LINES } from "../src/core/tool.js";
 import { Workspace } from "../src/core/workspace.js";
-import { call, setMtime, type FileSpec, treeMaker } from "./helpers.js";
+import { call, type FileSpec, MEMORY_TMP, makeTree, setMtime, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
 
@@ -173,12 +173,12 @@ describe("list_files", () => {
 });
 
 describe("a folder with more entries than MAX_FOLDER_ENTRIES: list_files and glob stream it", () => {
-  // 101,000 entries, most of them symlinks (one system call each, so the tree is quick to build), and files
-  // named f*.txt written first and last. A million took list_files 32 s and 366 MB, synchronously.
+  // 101,000 entries, most of them symlinks (one system call each, so the tree is quick to build), in memory where
+  // the machine has a folder there. A million took list_files 32 s and 366 MB, synchronously.
   let root = "";
   let big = "";
   beforeAll(() => {
-    root = tree({ "big/first.txt": { content: "", mtime: 9_000 } });
+    root = makeTree({ "big/first.txt": { content: "", mtime: 9_000 } }, "scout-big-", MEMORY_TMP);
     big = path.join(root, "big");
     for (let i = 0; i < MAX_FOLDER_ENTRIES + 1_000; i++) fs.symlinkSync("first.txt", path.join(big, `l${i}`));
   }, 300_000); // 101,000 system calls: seconds, or a minute with both cores busy
