@@ -62,7 +62,7 @@ export function makeTree(files: Record<string, FileSpec>, prefix = "scout-test-"
 export const MEMORY_TMP = (() => {
   try {
     fs.accessSync("/dev/shm", fs.constants.W_OK);
-    return fs.statSync("/dev/shm").isDirectory() ? "/dev/shm" : os.tmpdir();
+    return "/dev/shm";
   } catch {
     return os.tmpdir();
   }
