@@ -11,6 +11,9 @@ import { isDenied, isDeniedName, protectedAncestor } from "../guards/protected.j
 import { isInside, realpathOfDeepestExisting } from "../guards/real-paths.js";
 import type { Resolved, WorkspaceView } from "../guards/workspace-view.js";
 
+/** A ".." segment anywhere in a relative path. */
+const PARENT_SEGMENT = /(?:^|\/)\.\.(?:\/|$)/;
+
 /**
  * One workspace root and what is visible in it. It remembers the ignore rules it has read, and never looks
  * again: runTool makes a new one for every tool call, so nothing it remembers outlives a call.
@@ -123,7 +126,7 @@ export class Workspace implements WorkspaceView {
   isVisible(relPath: string, isDir = false): boolean {
     if (relPath === "." || relPath === "") return true;
     // A path that leaves the root is never visible, whatever produced it.
-    if (relPath.startsWith("/") || `/${relPath}/`.includes("/../")) return false;
+    if (relPath.startsWith("/") || PARENT_SEGMENT.test(relPath)) return false;
     const slash = relPath.lastIndexOf("/");
     const parent = slash === -1 ? "" : relPath.slice(0, slash);
     const name = relPath.slice(slash + 1);
