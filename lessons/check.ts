@@ -30,8 +30,14 @@ const MAX_FAILURE_LINES = 8;
 export const HEAP_LIMIT_MB = 256;
 /** A case gets its own deadline (checked inside the child) plus this long before the child is killed from outside. */
 const GRACE_MS = 2_000;
-/** Loading the learner's module, and everything before the first case, must end within this. */
+/** Loading the learner's module, and everything between it and the first case, must end within this. */
 const LOAD_TIMEOUT_MS = 15_000;
+/**
+ * Loading the check's own code (the cases, the graders and the Scout code they run) must end within this. It is
+ * timed apart from the learner's file: on a fresh clone every one of those files is compiled once, and with both
+ * cores busy (npm test runs several checks at once) that alone took over 15 s.
+ */
+const OWN_CODE_TIMEOUT_MS = 120_000;
 /** The child imports the learner's .ts file through the hooks lessons/run.mjs registered in this process. */
 const TYPESCRIPT_HOOKS = fileURLToPath(new URL("./typescript-hooks.mjs", import.meta.url));
 /** Saves closer together than this are one save (an editor often writes a file in two steps). */
@@ -39,6 +45,7 @@ const WATCH_DEBOUNCE_MS = 200;
 
 /** What the child tells this process, over the IPC channel fork opens. */
 type ChildMessage =
+  | { type: "own-code-loaded" }
   | { type: "start"; name: string }
   | { type: "result"; result: CaseResult }
   | { type: "load-error"; message: string }
@@ -113,13 +120,15 @@ function supervise(exercise: Exercise, file: string, report: (result: CaseResult
         child.kill("SIGKILL");
       }, ms);
     };
-    deadline(LOAD_TIMEOUT_MS, `the file took over ${LOAD_TIMEOUT_MS / 1000} s to load (code that runs on import?)`);
+    deadline(OWN_CODE_TIMEOUT_MS, `the check's own code took over ${OWN_CODE_TIMEOUT_MS / 1000} s to load`);
     const record = (result: CaseResult) => {
       outcome.results.push(result);
       report(result);
     };
     child.on("message", (message: ChildMessage) => {
-      if (message.type === "start") {
+      if (message.type === "own-code-loaded")
+        deadline(LOAD_TIMEOUT_MS, `the file took over ${LOAD_TIMEOUT_MS / 1000} s to load (code that runs on import?)`);
+      else if (message.type === "start") {
         running = message.name;
         deadline(
           CASE_TIMEOUT_MS + GRACE_MS,
@@ -250,6 +259,7 @@ async function runInChild(name: string, file: string): Promise<void> {
       file,
       (result) => void pending.push(send({ type: "result", result })),
       (caseName) => void pending.push(send({ type: "start", name: caseName })),
+      () => send({ type: "own-code-loaded" }), // awaited: the message is out before the learner's file loads
     );
   } catch (error) {
     pending.push(send({ type: "load-error", message: (error as Error).message ?? String(error) }));

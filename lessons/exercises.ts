@@ -36,9 +36,15 @@ export interface Exercise {
   /**
    * Runs every case against the module at `file` (an absolute path); calls `starting` before each and `report` after.
    * The cases (and Scout's code they import) load only here and in caseCount: the board, a usage message and the
-   * check's own process, which only supervises, load none of them.
+   * check's own process, which only supervises, load none of them. `ownCodeLoaded` is called once they have
+   * loaded, and awaited before the learner's file is imported: the check times the learner's import on its own.
    */
-  check(file: string, report: Report, starting?: (name: string) => void): Promise<CaseResult[]>;
+  check(
+    file: string,
+    report: Report,
+    starting?: (name: string) => void,
+    ownCodeLoaded?: () => Promise<void>,
+  ): Promise<CaseResult[]>;
 }
 
 export type Report = (result: CaseResult) => void;
@@ -104,7 +110,11 @@ function codeExercise<S>(
     ...about,
     kind: "code",
     caseCount: async () => (await cases()).length,
-    check: async (file, report, starting) => runCases(await cases(), await subject(file), report, starting),
+    check: async (file, report, starting, ownCodeLoaded) => {
+      const loaded = await cases();
+      await ownCodeLoaded?.();
+      return runCases(loaded, await subject(file), report, starting);
+    },
   };
 }
 
@@ -142,12 +152,13 @@ export const exercises: Exercise[] = [
     task: "a model adapter: the Messages API over fetch, as src/core/claude.ts does with the SDK",
     ...files("model.ts"),
     caseCount: async () => (await import("./cases/model.js")).modelCases.length,
-    check: async (file, report, starting) => {
-      const makeModel = await load<typeof import("./solutions/model.js").makeModel>(file, "makeModel");
+    check: async (file, report, starting, ownCodeLoaded) => {
       const [{ modelCases }, { startApiServer }] = await Promise.all([
         import("./cases/model.js"),
         import("./cases/api-server.js"),
       ]);
+      await ownCodeLoaded?.();
+      const makeModel = await load<typeof import("./solutions/model.js").makeModel>(file, "makeModel");
       const server = await startApiServer();
       try {
         const model = makeModel({ baseURL: server.url, apiKey: "test-key", name: "claude-test" });
@@ -217,9 +228,11 @@ function answerExercises(): Exercise[] {
         task: `answers to lesson ${lesson}'s questions, one per line`,
         ...files(`answers/${nn}.txt`),
         caseCount: async () => (await questions()).length,
-        check: async (file, report, starting) => {
+        check: async (file, report, starting, ownCodeLoaded) => {
           const { checkAnswers } = await import("./graded/answers.js");
-          return checkAnswers(await questions(), file, report, starting);
+          const loaded = await questions();
+          await ownCodeLoaded?.();
+          return checkAnswers(loaded, file, report, starting);
         },
       };
     });
