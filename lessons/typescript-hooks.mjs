@@ -47,14 +47,18 @@ export async function resolve(specifier, context, nextResolve) {
 
 export async function load(url, context, nextLoad) {
   if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
-  const file = fileURLToPath(url);
+  return { format: "module", source: await compiled(fileURLToPath(url)), shortCircuit: true };
+}
+
+/** A .ts file as JavaScript: from the cache, or compiled and then kept there. lessons/warm-checks.mjs fills it. */
+export async function compiled(file) {
   const source = fs.readFileSync(file, "utf8");
   // transpileModule's output, its source map included, depends on the file's name and text only, not its folder.
   const cached = path.join(
     CACHE,
     `${crypto.createHash("sha256").update(path.basename(file)).update("\0").update(source).digest("hex")}.js`,
   );
-  if (fs.existsSync(cached)) return { format: "module", source: fs.readFileSync(cached, "utf8"), shortCircuit: true };
+  if (fs.existsSync(cached)) return fs.readFileSync(cached, "utf8");
   typescript ??= (await import("typescript")).default;
   const output = typescript.transpileModule(source, {
     fileName: file,
@@ -78,5 +82,5 @@ export async function load(url, context, nextLoad) {
   const partial = `${cached}.${process.pid}.${crypto.randomUUID()}`;
   fs.writeFileSync(partial, output.outputText);
   fs.renameSync(partial, cached);
-  return { format: "module", source: output.outputText, shortCircuit: true };
+  return output.outputText;
 }
