@@ -24,16 +24,39 @@ export interface EntriesRead {
 }
 
 /**
- * A folder whose size, as stat reports it, is at most this many bytes is read in one readdir. Folders grow with
- * their entries (ext4 and xfs by at least 12 bytes an entry, tmpfs by 20, btrfs by twice the name), so this is a
- * few thousand entries at most, read in milliseconds. A size of 0 says nothing (procfs, some FUSE mounts): such a
- * folder is streamed.
+ * A folder whose size, as stat reports it, is at most this many bytes is read in one readdir, where the folder
+ * system's sizes grow with the entries: ext4 and xfs by at least 12 bytes an entry, tmpfs by 20, btrfs by twice
+ * the name, so at most ~8,000 entries, read in milliseconds. Most code folders are one 4 KiB block.
  */
-const SMALL_FOLDER_BYTES = 64 * 1024;
+const SMALL_FOLDER_BYTES = 16 * 1024;
+/**
+ * Those folder systems, by statfs magic number: ext2-4, xfs, btrfs, tmpfs. Not overlayfs (Docker's), whose merged
+ * folder shows the size of its upper layer only, nor ZFS (a size that counts entries), NFS or FUSE: those stream.
+ */
+const SIZES_GROW_WITH_ENTRIES = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994]);
+/** Per device: whether its folder sizes say how many entries a folder holds (one statfs a device, not a folder). */
+const sizesCount = new Map<number, boolean>();
+
+/** Whether a folder is small enough to read at once, as its size and its folder system say. */
+function isSmallFolder(dir: string): boolean {
+  const { size, dev } = fs.statSync(dir);
+  if (size === 0 || size > SMALL_FOLDER_BYTES) return false;
+  let trusted = sizesCount.get(dev);
+  if (trusted === undefined) {
+    try {
+      trusted = SIZES_GROW_WITH_ENTRIES.has(fs.statfsSync(dir).type);
+    } catch {
+      trusted = false;
+    }
+    sizesCount.set(dev, trusted);
+  }
+  return trusted;
+}
 
 /**
- * Calls onEntry with each entry of a folder, in directory order, and stops at MAX_FOLDER_ENTRIES, at the
- * deadline, or when the signal aborts. Throws what reading the folder throws (it vanished, or cannot be read).
+ * Calls onEntry with each entry of a folder, and stops at MAX_FOLDER_ENTRIES, at the deadline, or when the signal
+ * aborts. Throws what reading the folder throws (it vanished, or cannot be read). The order is the directory's
+ * (libuv sorts a small folder's by name): every caller sorts what it keeps.
  *
  * A small folder is read at once. A larger one is streamed with fs.opendir (readdir would hold every entry at
  * once), ENTRIES_BETWEEN_LOOKS entries between two turns of the event loop, read synchronously: the async Dir
@@ -48,8 +71,7 @@ export async function forEachEntry(
 ): Promise<EntriesRead> {
   if (signal?.aborted) return { capped: false, stopped: "cancelled" };
   if (Date.now() > deadline) return { capped: false, stopped: "deadline" };
-  const { size } = fs.statSync(dir);
-  if (size > 0 && size <= SMALL_FOLDER_BYTES) {
+  if (isSmallFolder(dir)) {
     const entries = fs.readdirSync(dir, { withFileTypes: true });
     // Only a folder system that misreports sizes gets here with more: the cap holds all the same.
     for (const entry of entries.slice(0, MAX_FOLDER_ENTRIES)) onEntry(entry);
