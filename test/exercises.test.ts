@@ -550,8 +550,11 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
   timeout: 120_000,
   concurrent: true,
 }, () => {
-  /** A scratch repository: lessons/ (its cases included) and what it imports, src/; node_modules and dist linked. */
-  function scratchRepo(): string {
+  /**
+   * A scratch repository: lessons/ (its cases included) and what it imports, src/; node_modules and dist linked.
+   * With `ownCache`, node_modules is a folder of links to the real packages, so its cache of compiled files is empty.
+   */
+  function scratchRepo({ ownCache = false } = {}): string {
     const root = makeTree({ "package.json": '{"name":"scout","type":"module"}\n' }, "scout-board-");
     for (const dir of ["src", "lessons"])
       fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), {
@@ -560,10 +563,34 @@ describe("npm run check's board and watch mode, on a copy of the repository's le
         verbatimSymlinks: true,
         filter: (source) => source !== path.join(REPO_ROOT, "lessons/build"),
       });
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
+    if (ownCache) {
+      fs.mkdirSync(path.join(root, "node_modules"));
+      for (const name of fs.readdirSync(path.join(REPO_ROOT, "node_modules")).filter((name) => name !== ".cache"))
+        fs.symlinkSync(path.join(REPO_ROOT, "node_modules", name), path.join(root, "node_modules", name));
+    } else fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
     fs.symlinkSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"));
     return root;
   }
+
+  it("npm install's warm-up compiles what the checks import: a first check after it compiles nothing", async () => {
+    const root = scratchRepo({ ownCache: true });
+    try {
+      const cache = path.join(root, "node_modules", ".cache", "scout-ts");
+      await promisify(execFile)(process.execPath, [path.join(root, "lessons", "warm-checks.mjs")], { cwd: root });
+      const warmed = fs.readdirSync(cache).sort();
+      fs.copyFileSync(path.join(root, "lessons/solutions/answers/00.txt"), path.join(root, "answers-00.txt"));
+      const answers = await runCheck(["answers-00", path.join(root, "answers-00.txt")], root);
+      expect(answers.stdout).toMatch(/\n5 of 5 pass: done\./);
+      const loop = await runCheck(["loop", path.join(root, "lessons/solutions/loop.ts")], root);
+      expect(loop.stdout).toMatch(/\n(\d+) of \1 pass: done\.\n$/);
+      // The learner's file is compiled when it is checked (the solution here, like a working copy): nothing else is.
+      const added = fs.readdirSync(cache).filter((name) => !warmed.includes(name));
+      expect(added.length, `compiled by the checks: ${added.length} files`).toBeLessThanOrEqual(1);
+      expect(warmed.length).toBeGreaterThan(50);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it("with no argument, shows every exercise as not started, PASS or FAIL, lesson by lesson, and the next to do", async () => {
     const root = scratchRepo();
