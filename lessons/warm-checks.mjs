@@ -10,29 +10,23 @@ import { fileURLToPath } from "node:url";
 import { compiled } from "./typescript-hooks.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SKIPPED = new Set([path.join(ROOT, "lessons", "build"), path.join(ROOT, "lessons", "sample-project")]);
+/** Not compiled: the learner's own working copies, and the sample project the lessons explore (never imported). */
+const SKIPPED = /^lessons\/(build|sample-project)\/|(^|\/)node_modules\//;
 
-/** Every .ts file under a folder (not .d.ts), but in the skipped folders and node_modules; [] where unreadable. */
-function tsFiles(dir) {
-  if (SKIPPED.has(dir) || path.basename(dir) === "node_modules") return [];
-  let entries;
+for (const top of ["lessons", "src"]) {
+  let names = [];
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    names = fs.readdirSync(path.join(ROOT, top), { recursive: true });
   } catch {
-    return []; // warming is a speed-up: install goes on without it
+    continue; // warming is a speed-up: install goes on without it
   }
-  return entries.flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return tsFiles(file);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [file] : [];
-  });
-}
-
-const files = [...tsFiles(path.join(ROOT, "lessons")), ...tsFiles(path.join(ROOT, "src"))];
-for (const file of files) {
-  try {
-    await compiled(file);
-  } catch {
-    // A file that does not compile is not kept: the check that imports it says so, with its line.
+  for (const name of names) {
+    const rel = `${top}/${name.split(path.sep).join("/")}`;
+    if (!rel.endsWith(".ts") || rel.endsWith(".d.ts") || SKIPPED.test(rel)) continue;
+    try {
+      await compiled(path.join(ROOT, rel));
+    } catch {
+      // A file that does not compile is not kept: the check that imports it says so, with its line.
+    }
   }
 }
