@@ -14,12 +14,18 @@ export async function load(url, context, nextLoad) {
 `;
 
 /**
- * Run first: registers the hook, and counts toLocaleString calls, whose first
- * call loads locale data (~20 ms): start-up must not pay for it.
+ * Run first: registers the hook, logs each package that require() loads ("package:marked": Node 20's module
+ * hooks do not see require), and counts toLocaleString calls, whose first call loads locale data (~20 ms):
+ * start-up must not pay for it.
  */
 const REGISTER = `import fs from "node:fs";
-import { register } from "node:module";
+import Module, { register } from "node:module";
 register(new URL("./hooks.mjs", import.meta.url));
+const requireOne = Module._load;
+Module._load = function (request, ...rest) {
+  if (/^[@a-z]/.test(request) && !Module.isBuiltin(request)) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "package:" + request + "\\n");
+  return requireOne.call(this, request, ...rest);
+};
 const toLocaleString = Number.prototype.toLocaleString;
 Number.prototype.toLocaleString = function (...args) {
   fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "(toLocaleString)\\n");
@@ -30,7 +36,10 @@ Number.prototype.toLocaleString = function (...args) {
 export interface ModuleProbe {
   /** The environment that makes a CLI run log to this probe (NODE_OPTIONS and the log file). */
   env: Record<string, string>;
-  /** What was logged so far: modules relative to dist/ ("tools/grep.js"), and "(toLocaleString)" per call. */
+  /**
+   * What was logged so far: modules relative to dist/ ("tools/grep.js"), "package:NAME" per require() of a
+   * package, and "(toLocaleString)" per call.
+   */
   loaded(): string[];
 }
 

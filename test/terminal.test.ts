@@ -41,7 +41,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(pty.raw()).toContain("\x1b[2m[1] model"); // step lines are dimmed on a terminal
   });
 
-  it("the prompt comes up before the loop, the tools and /tokens' code load; they load when first needed", async () => {
+  it("the prompt comes up before the loop, the tools, the offline policy, marked and /tokens' code load; they load when first needed", async () => {
     const probe = moduleProbe();
     const pty = scoutOnPty(makeTree(FILES), probe.env);
     await pty.waitFor(/you > /);
@@ -49,7 +49,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(atPrompt).toContain("repl/terminal.js");
     expect(
       atPrompt.filter((file) =>
-        /^core\/(loop|scout|session|read_file|list_files|glob|grep)\.js$|^trace\.js$|^tokens\/(schema-costs|request-view)/.test(
+        /^core\/(loop|scout|session|read_file|list_files|glob|grep)\.js$|^trace\.js$|^tokens\/(schema-costs|request-view)|^models\/offline\/|^package:marked$/.test(
           file,
         ),
       ),
@@ -65,7 +65,14 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(await pty.exited).toBe(0);
     expect(pty.screen()).toContain("safe_path is defined at app.py:3");
     expect(pty.screen()).toMatch(/^baseline \(no tools\)/m);
-    for (const file of ["core/loop.js", "core/grep.js", "core/read_file.js", "tokens/schema-costs.js"])
+    for (const file of [
+      "core/loop.js",
+      "core/grep.js",
+      "core/read_file.js",
+      "models/offline/policy.js",
+      "package:marked", // the answer's `safe_path` drawn in the code colour
+      "tokens/schema-costs.js",
+    ])
       expect(probe.loaded()).toContain(file);
   });
 

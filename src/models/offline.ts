@@ -13,8 +13,7 @@ import type { ContentBlock, MessageParam, ModelResponse } from "../core/loop.js"
 import type { ToolFacts } from "../core/tool.js";
 import { estimateTokens } from "../tokens/count.js";
 import type { ListeningModel } from "./listening.js";
-import { type Exchange, nextMove } from "./offline/policy.js";
-import { parseQuestion } from "./offline/question.js";
+import type { Exchange } from "./offline/policy.js";
 
 export const OFFLINE_MODEL_NAME = "offline-teacher";
 /** The kinds of question the policy answers, and the one it does not: said in the banner and in /help. */
@@ -42,7 +41,7 @@ export function offlineModel(): ListeningModel {
       if (factsById.size > MAX_FACTS_KEPT) factsById.delete(factsById.keys().next().value as string);
     },
     async createMessage(request, { onText }) {
-      const content = decide(request.messages, factsById);
+      const content = await decide(request.messages, factsById);
       const toolUse = content.some((block) => block.type === "tool_use");
       // Text is streamed as Claude's would be: the thought before tool calls, or the answer.
       onText?.(content.map((block) => (block.type === "text" ? block.text : "")).join(""));
@@ -65,8 +64,15 @@ export function offlineModel(): ListeningModel {
   };
 }
 
-/** Reads the current turn (the last question and the tool calls since) and makes the policy's next move. */
-function decide(messages: MessageParam[], factsById: Map<string, ToolFacts>): ContentBlock[] {
+/**
+ * Reads the current turn (the last question and the tool calls since) and makes the policy's next move. The
+ * policy and the question parser (7 modules) load with the first question, so the REPL's prompt does not wait.
+ */
+async function decide(messages: MessageParam[], factsById: Map<string, ToolFacts>): Promise<ContentBlock[]> {
+  const [{ parseQuestion }, { nextMove }] = await Promise.all([
+    import("./offline/question.js"),
+    import("./offline/policy.js"),
+  ]);
   const start = messages.findLastIndex((message) => message.role === "user" && typeof message.content === "string");
   const question = parseQuestion(String(messages[start]?.content ?? ""));
   const move = nextMove(question, exchangesSince(messages.slice(start + 1), factsById));

@@ -8,7 +8,17 @@
 // itself and whether a ``` fence is open; inline styles (bold, italic, code,
 // links) come from marked's inline lexer. The text arrives already escaped
 // (escapeControl), so only Scout's own styles reach the terminal.
-import { marked, type Token } from "marked";
+//
+// marked loads when the first answer is drawn, not with the REPL: ~10 ms of
+// its start-up, before the prompt (issue 22's target). It is an ES module
+// without top-level await, which require() loads at once (Node 20.19+).
+import { createRequire } from "node:module";
+import type { marked as Marked, Token } from "marked";
+
+let lexer: (typeof Marked)["Lexer"] | undefined;
+/** marked's lexer, loaded on first use. */
+const markedLexer = () =>
+  (lexer ??= (createRequire(import.meta.url)("marked") as { marked: typeof Marked }).marked.Lexer);
 
 type Style = readonly [on: string, off: string];
 const PLAIN: Style = ["", ""];
@@ -63,7 +73,7 @@ function inlinePieces(text: string): Piece[] {
       if ("tokens" in token && token.tokens) return walk(token.tokens, style);
       return [{ text: "text" in token ? String(token.text) : token.raw, style }];
     });
-  return walk(marked.Lexer.lexInline(text), PLAIN);
+  return walk(markedLexer().lexInline(text), PLAIN);
 }
 
 const draw = (pieces: Piece[]) => pieces.map(({ text, style }) => `${style[0]}${text}${style[1]}`).join("");
