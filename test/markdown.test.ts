@@ -1,6 +1,6 @@
 // An answer's Markdown drawn as it streams (src/repl/markdown.ts): however the text is cut, the screen ends the same.
-import { describe, expect, it } from "vitest";
-import { MarkdownStream } from "../src/repl/markdown.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadMarked, MarkdownStream } from "../src/repl/markdown.js";
 import { drawnRows } from "./pty.js";
 
 const ANSWER = [
@@ -32,6 +32,7 @@ function screenAfter(chunks: string[], columns: number): string[] {
 }
 
 describe("MarkdownStream", () => {
+  beforeAll(loadMarked); // the REPL's session loads it before a turn
   it("draws the same screen whether the answer comes whole or a character at a time", () => {
     const whole = screenAfter([ANSWER], 30);
     expect(whole).toEqual([

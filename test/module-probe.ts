@@ -4,28 +4,25 @@ import fs from "node:fs";
 import path from "node:path";
 import { makeTree } from "./helpers.js";
 
-/** The hook, run by Node off the main thread: one line per module of dist/, as it loads. */
+/**
+ * The hook, run by Node off the main thread: one line per module of dist/ as it loads, and "package:NAME" per
+ * ES module of a package (marked; the CommonJS ones, which Scout requires, go past Node 20's module hooks).
+ */
 const HOOKS = `import fs from "node:fs";
 export async function load(url, context, nextLoad) {
-  const match = /\\/dist\\/(.*)$/.exec(url);
-  if (match) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, match[1] + "\\n");
+  const match = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\/|\\/dist\\/(.*)$/.exec(url);
+  if (match) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, (match[1] ? "package:" + match[1] : match[2]) + "\\n");
   return nextLoad(url, context);
 }
 `;
 
 /**
- * Run first: registers the hook, logs each package that require() loads ("package:marked": Node 20's module
- * hooks do not see require), and counts toLocaleString calls, whose first call loads locale data (~20 ms):
- * start-up must not pay for it.
+ * Run first: registers the hook, and counts toLocaleString calls, whose first
+ * call loads locale data (~20 ms): start-up must not pay for it.
  */
 const REGISTER = `import fs from "node:fs";
-import Module, { register } from "node:module";
+import { register } from "node:module";
 register(new URL("./hooks.mjs", import.meta.url));
-const requireOne = Module._load;
-Module._load = function (request, ...rest) {
-  if (/^[@a-z]/.test(request) && !Module.isBuiltin(request)) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "package:" + request + "\\n");
-  return requireOne.call(this, request, ...rest);
-};
 const toLocaleString = Number.prototype.toLocaleString;
 Number.prototype.toLocaleString = function (...args) {
   fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "(toLocaleString)\\n");
@@ -37,7 +34,7 @@ export interface ModuleProbe {
   /** The environment that makes a CLI run log to this probe (NODE_OPTIONS and the log file). */
   env: Record<string, string>;
   /**
-   * What was logged so far: modules relative to dist/ ("tools/grep.js"), "package:NAME" per require() of a
+   * What was logged so far: modules relative to dist/ ("tools/grep.js"), "package:NAME" per ES module of a
    * package, and "(toLocaleString)" per call.
    */
   loaded(): string[];

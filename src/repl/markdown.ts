@@ -9,16 +9,16 @@
 // links) come from marked's inline lexer. The text arrives already escaped
 // (escapeControl), so only Scout's own styles reach the terminal.
 //
-// marked loads when the first answer is drawn, not with the REPL: ~10 ms of
-// its start-up, before the prompt (issue 22's target). It is an ES module
-// without top-level await, which require() loads at once (Node 20.19+).
-import { createRequire } from "node:module";
+// marked loads with the first question, not with the REPL (~10 ms of its
+// start-up, before the prompt): the session awaits loadMarked() before a
+// turn, so every answer is drawn with it.
 import type { marked as Marked, Token } from "marked";
 
 let lexer: (typeof Marked)["Lexer"] | undefined;
-/** marked's lexer, loaded on first use. */
-const markedLexer = () =>
-  (lexer ??= (createRequire(import.meta.url)("marked") as { marked: typeof Marked }).marked.Lexer);
+/** Loads marked's lexer, once; MarkdownStream needs it before its first line. */
+export async function loadMarked(): Promise<void> {
+  lexer ??= (await import("marked")).marked.Lexer;
+}
 
 type Style = readonly [on: string, off: string];
 const PLAIN: Style = ["", ""];
@@ -73,7 +73,8 @@ function inlinePieces(text: string): Piece[] {
       if ("tokens" in token && token.tokens) return walk(token.tokens, style);
       return [{ text: "text" in token ? String(token.text) : token.raw, style }];
     });
-  return walk(markedLexer().lexInline(text), PLAIN);
+  if (!lexer) throw new Error("MarkdownStream drew before loadMarked() resolved");
+  return walk(lexer.lexInline(text), PLAIN);
 }
 
 const draw = (pieces: Piece[]) => pieces.map(({ text, style }) => `${style[0]}${text}${style[1]}`).join("");

@@ -44,6 +44,8 @@ export interface SessionOptions {
   maxSteps?: number;
   log: StepLog;
   trace?: Trace;
+  /** What a turn needs loaded that the prompt need not wait for (marked, to draw the answer); awaited before each. */
+  loadForTurn?: () => Promise<void>;
   /** A learner's loop and tools instead of Scout's (`scout --loop FILE`, `--tool FILE`: src/learner-code.ts). */
   runTurn?: typeof RunTurnFn;
   tools?: Tool[];
@@ -126,6 +128,7 @@ export class Session {
     const [{ Conversation }, { tools: scoutTools }] = await Promise.all([
       import("../core/session.js"),
       import("../core/scout.js"),
+      this.options.loadForTurn?.(),
     ]);
     const { workspace, maxSteps, runTurn: loop, tools = scoutTools } = this.options;
     this.conversation ??= new Conversation({ model, workspace }, this.before);

@@ -49,7 +49,9 @@ export async function setUpSession(values: SessionValues, positionals: string[])
   const learner = await (await import("../learner-code.js")).loadLearnerCode(values, offline);
   // An answer's Markdown is drawn only where a person reads it with colour: a terminal, no NO_COLOR, no --json.
   const drawMarkdown = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !values.json;
-  const { MarkdownStream } = drawMarkdown ? await import("../repl/markdown.js") : { MarkdownStream: undefined };
+  const { MarkdownStream, loadMarked } = drawMarkdown
+    ? await import("../repl/markdown.js")
+    : { MarkdownStream: undefined, loadMarked: undefined };
   const log = new StepLog({
     quiet: values.quiet,
     verbose: values.verbose,
@@ -102,6 +104,7 @@ export async function setUpSession(values: SessionValues, positionals: string[])
         counter: choice.estimated ? estimateCounter : exactCounter(retryNotice),
         cache: cache && !choice.estimated,
       }),
+    loadForTurn: loadMarked,
     workspace,
     cache,
     maxSteps,
