@@ -17,12 +17,18 @@ export async function load(url, context, nextLoad) {
 `;
 
 /**
- * Run first: registers the hook, and counts toLocaleString calls, whose first
- * call loads locale data (~20 ms): start-up must not pay for it.
+ * Run first: registers the hook, logs "(prompt)" each time the REPL writes its prompt (so what loaded before it
+ * is the lines above), and counts toLocaleString calls, whose first call loads locale data (~20 ms): start-up
+ * must not pay for it.
  */
 const REGISTER = `import fs from "node:fs";
 import { register } from "node:module";
 register(new URL("./hooks.mjs", import.meta.url));
+const write = process.stdout.write;
+process.stdout.write = function (chunk, ...rest) {
+  if (String(chunk).includes("you > ")) fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "(prompt)\\n");
+  return write.call(this, chunk, ...rest);
+};
 const toLocaleString = Number.prototype.toLocaleString;
 Number.prototype.toLocaleString = function (...args) {
   fs.appendFileSync(process.env.SCOUT_PROBE_LOG, "(toLocaleString)\\n");
@@ -35,9 +41,11 @@ export interface ModuleProbe {
   env: Record<string, string>;
   /**
    * What was logged so far: modules relative to dist/ ("tools/grep.js"), "package:NAME" per ES module of a
-   * package, and "(toLocaleString)" per call.
+   * package, "(prompt)" per prompt written, and "(toLocaleString)" per call.
    */
   loaded(): string[];
+  /** Resolves once `entry` has been logged; rejects, with what was logged, after `ms`. */
+  until(entry: string, ms?: number): Promise<void>;
 }
 
 /** A new probe, its files in a temporary folder (removed after the test file, as every makeTree is). */
@@ -47,5 +55,14 @@ export function moduleProbe(): ModuleProbe {
   return {
     env: { NODE_OPTIONS: `--import ${path.join(dir, "register.mjs")}`, SCOUT_PROBE_LOG: log },
     loaded: () => fs.readFileSync(log, "utf8").split("\n").filter(Boolean),
+    async until(entry, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const lines = fs.readFileSync(log, "utf8").split("\n");
+        if (lines.includes(entry)) return;
+        if (Date.now() > deadline) throw new Error(`${entry} was not loaded; loaded:\n${lines.join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20)); // the log is a file another process writes
+      }
+    },
   };
 }

@@ -67,6 +67,7 @@ export class Session {
   private before: MessageParam[] = [];
   private conversation?: Conversation;
   private running?: AbortController;
+  private turnCode?: Promise<[typeof import("../core/session.js"), typeof import("../core/scout.js"), void]>;
 
   constructor(readonly options: SessionOptions) {
     this.choice = options.choice;
@@ -121,15 +122,21 @@ export class Session {
   }
 
   /**
-   * The core's Conversation, made on the first question (the loop and every tool load then: the prompt does not
-   * wait for them), and set up for this one: the model chosen, the tools (wrapped in step-through mode).
+   * Loads what a turn runs: the loop, the tools and `loadForTurn`'s, once. A turn awaits it; the REPL starts it
+   * as soon as its prompt is up, so a typed first question finds it loaded and the prompt did not wait for it.
    */
-  private async conversationFor(model: Model): Promise<Conversation> {
-    const [{ Conversation }, { tools: scoutTools }] = await Promise.all([
+  loadTurnCode() {
+    this.turnCode ??= Promise.all([
       import("../core/session.js"),
       import("../core/scout.js"),
       this.options.loadForTurn?.(),
     ]);
+    return this.turnCode;
+  }
+
+  /** The core's Conversation, made on the first question, set up for this one: the model, the tools (stepped or not). */
+  private async conversationFor(model: Model): Promise<Conversation> {
+    const [{ Conversation }, { tools: scoutTools }] = await this.loadTurnCode();
     const { workspace, maxSteps, runTurn: loop, tools = scoutTools } = this.options;
     this.conversation ??= new Conversation({ model, workspace }, this.before);
     const stepped = this.stepThrough ? this.stepThrough.tools(tools) : tools;

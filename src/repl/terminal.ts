@@ -91,6 +91,8 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
   });
 
   rl.prompt();
+  // While the person types, the loop and the tools load (a turn reports it if they cannot).
+  session.loadTurnCode().catch(() => {});
   try {
     for await (const line of rl) {
       const question = line.replaceAll(PASTED_NEWLINE, "\n");
