@@ -17,8 +17,8 @@ export async function load(url, context, nextLoad) {
 `;
 
 /**
- * Run first: registers the hook, logs "(prompt)" each time the REPL writes its prompt (so what loaded before it
- * is the lines above), and counts toLocaleString calls, whose first call loads locale data (~20 ms): start-up
+ * Run first: registers the hook, logs "(prompt)" at each write of the REPL's prompt line (so what loaded before
+ * the first is the lines above it), and counts toLocaleString calls, whose first call loads locale data (~20 ms): start-up
  * must not pay for it.
  */
 const REGISTER = `import fs from "node:fs";
@@ -41,7 +41,7 @@ export interface ModuleProbe {
   env: Record<string, string>;
   /**
    * What was logged so far: modules relative to dist/ ("tools/grep.js"), "package:NAME" per ES module of a
-   * package, "(prompt)" per prompt written, and "(toLocaleString)" per call.
+   * package, "(prompt)" per write of the prompt line, and "(toLocaleString)" per call.
    */
   loaded(): string[];
   /** Resolves once `entry` has been logged; rejects, with what was logged, after `ms`. */

@@ -75,6 +75,14 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
     expect(probe.loaded()).toContain("tokens/schema-costs.js");
   });
 
+  it("-p on a terminal draws the answer's Markdown: marked loads with the turn, there being no prompt to load behind", async () => {
+    const root = makeTree(FILES);
+    const pty = scoutOnPty(root, {}, { args: ["--cwd", root, "-p", "where is safe_path defined?"] });
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen()).toContain("safe_path is defined at app.py:3");
+    expect(pty.raw()).toContain("\x1b[36msafe_path\x1b[39m"); // `safe_path` in the code colour, without the backticks
+  });
+
   it("escape sequences from file names and contents are shown escaped; Scout's own colours stay", async () => {
     const name = "evil\x1b]0;pwned\x07\x1b[2J.txt";
     const root = makeTree({ [name]: "token = \x1b]52;c;ZXZpbA==\x07\n" });

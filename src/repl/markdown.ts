@@ -9,9 +9,9 @@
 // links) come from marked's inline lexer. The text arrives already escaped
 // (escapeControl), so only Scout's own styles reach the terminal.
 //
-// marked loads with the first question, not with the REPL (~10 ms of its
-// start-up, before the prompt): the session awaits loadMarked() before a
-// turn, so every answer is drawn with it.
+// marked is not loaded with the REPL (~10 ms of its start-up, before the
+// prompt) but behind its prompt, or with the first turn of -p: the session
+// awaits loadMarked() before every turn, so every answer is drawn with it.
 import type { marked as Marked, Token } from "marked";
 
 let lexer: (typeof Marked)["Lexer"] | undefined;

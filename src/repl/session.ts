@@ -102,8 +102,8 @@ export class Session {
       trace?.step(log.step, event);
       last.record(event, log.step);
     };
-    const conversation = await this.conversationFor(model);
     try {
+      const conversation = await this.conversationFor(model); // loading the loop or a tool can fail too
       const result = await conversation.ask(question, { signal: controller.signal, onStep, onText: log.onText });
       return this.ended(result);
     } catch (error) {
@@ -130,7 +130,10 @@ export class Session {
       import("../core/session.js"),
       import("../core/scout.js"),
       this.options.loadForTurn?.(),
-    ]);
+    ]).catch((error) => {
+      this.turnCode = undefined; // the next turn tries again
+      throw error;
+    });
     return this.turnCode;
   }
 

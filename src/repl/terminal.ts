@@ -91,7 +91,7 @@ export async function runTerminal(session: Session, options: TerminalOptions): P
   });
 
   rl.prompt();
-  // While the person types, the loop and the tools load (a turn reports it if they cannot).
+  // While the person types, the loop, the tools and marked load (if they cannot, the turn says so in one line).
   session.loadTurnCode().catch(() => {});
   try {
     for await (const line of rl) {
