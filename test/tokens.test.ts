@@ -1,8 +1,9 @@
 // Token costs, offline: the estimate mode is labelled, stable, and its arithmetic adds up.
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_PROMPT } from "../src/core/scout.js";
-import { estimateCounter, estimateTokens, type Counter } from "../src/tokens/count.js";
+import { estimateCounter, estimateRequestTokens, estimateTokens, type Counter } from "../src/tokens/count.js";
 import { formatCount } from "../src/guards/format.js";
 import { FIXED_QUESTION, measureSchemaCosts, type SchemaCosts } from "../src/tokens/schema-costs.js";
 import { SessionUsage } from "../src/tokens/session-usage.js";
@@ -10,7 +11,10 @@ import { tools } from "../src/core/scout.js";
 import { toolSchemas } from "../src/core/tool.js";
 import { apiError, count, reply, startApiServer, text, toolUse, type ApiServer } from "../lessons/cases/api-server.js";
 import { BUILDS, type Build } from "./fifth-tool.js";
-import { makeTree, runCli } from "./helpers.js";
+import { runTurn, type MessageParam, type StepEvent } from "../src/core/loop.js";
+import { Workspace } from "../src/core/workspace.js";
+import { offlineModel } from "../src/models/offline.js";
+import { makeTree, REPO_ROOT, runCli } from "./helpers.js";
 
 const offlineEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
 
@@ -289,6 +293,78 @@ describe("scout tokens (exact, against the loopback Messages API)", () => {
     expect(run.stderr.trim()).toBe(
       "scout tokens: rate limited, still after retries: Number of request tokens has exceeded your per-minute rate limit",
     );
+  });
+});
+
+describe("estimateRequestTokens (the offline model's input tokens, counted message by message)", () => {
+  const whole = (request: object) => estimateTokens(JSON.stringify(request));
+
+  it("equals the count of the whole request's JSON at every step of a session, and is what the offline model reports", async () => {
+    const set = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "lessons/questions/sample-project.json"), "utf8"));
+    const history: MessageParam[] = []; // one session: each question's requests carry the ones before
+    const model = offlineModel();
+    const requests: { messages: MessageParam[] }[] = [];
+    const reported: number[] = [];
+    for (const { question } of (set.questions as { question: string }[]).slice(0, 5)) {
+      await runTurn(question, history, {
+        model,
+        workspace: new Workspace(path.join(REPO_ROOT, "lessons/sample-project")),
+        onStep: (event: StepEvent) => {
+          model.onStep(event);
+          if (event.type === "model_request") requests.push(event.request);
+          if (event.type === "model_response") reported.push(event.usage.input_tokens);
+        },
+      });
+    }
+    expect(requests.length).toBeGreaterThan(10);
+    expect(requests.map(estimateRequestTokens)).toEqual(requests.map(whole));
+    expect(reported).toEqual(requests.map(whole));
+  });
+
+  it("equals the whole count whatever a message begins or ends with (combining marks, spaces, special tokens)", () => {
+    const ends = [
+      "a",
+      "a ",
+      "a\n",
+      "\u0301",
+      "e\u0301",
+      "A\u030A",
+      " <EOT>",
+      "<EOT>",
+      "'s",
+      '"',
+      "\\",
+      '{"role"',
+      "\u00A0",
+      "\uFF21",
+      "ﬁ",
+      "😀",
+      "ｶﾞ",
+      "\u0000",
+      "9",
+      "\t ",
+    ];
+    const requests = ends.flatMap((a) =>
+      ends.map((b) => ({
+        system: b,
+        tools: [],
+        messages: [
+          { role: "user", content: a },
+          { role: "assistant", content: [{ type: "text", text: b }] },
+          { role: "user", content: `${b}${a}` },
+        ],
+      })),
+    );
+    expect(requests.map(estimateRequestTokens)).toEqual(requests.map(whole));
+  });
+
+  it('counts the whole text when the frame cannot be cut: a message that is not an object, a second "messages" key', () => {
+    const odd = [
+      { messages: ["a plain string", { role: "user", content: "x" }] },
+      { tools: [{ messages: 0 }], messages: [{ role: "user", content: "y" }] },
+      { messages: [] },
+    ];
+    expect(odd.map(estimateRequestTokens)).toEqual(odd.map(whole));
   });
 });
 

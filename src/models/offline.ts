@@ -11,7 +11,7 @@
 // what a definition looks like in offline/definitions.ts, answers in offline/answers.ts.
 import type { ContentBlock, MessageParam, ModelResponse } from "../core/loop.js";
 import type { ToolFacts } from "../core/tool.js";
-import { estimateTokens } from "../tokens/count.js";
+import { estimateRequestTokens, estimateTokens } from "../tokens/count.js";
 import type { ListeningModel } from "./listening.js";
 import type { Exchange } from "./offline/policy.js";
 
@@ -55,7 +55,7 @@ export function offlineModel(): ListeningModel {
         stop_sequence: null,
         // An estimate, as the Messages API would count it, so the step log shows real-looking figures.
         usage: {
-          input_tokens: estimateTokens(JSON.stringify(request)),
+          input_tokens: estimateRequestTokens(request),
           output_tokens: estimateTokens(JSON.stringify(content)),
         },
       };
