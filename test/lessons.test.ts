@@ -20,7 +20,8 @@
 //   offline teaching model (no ANTHROPIC_* credentials), NO_COLOR=1, no
 //   SCOUT_MODEL, and `npx scout` standing for `node dist/cli.js` (the same
 //   program, without npx's start-up time), except in each lesson's first block
-//   and any block that goes into node_modules, which run the real npx;
+//   and any block that goes into node_modules, which run the real npx in the
+//   first command that uses npx in each folder they go to;
 // - the only differences allowed: timings ("· 14 ms", and "ms"/"time" fields of
 //   --trace lines), trailing spaces, and blank lines at the end of an output.
 //
@@ -176,9 +177,14 @@ function runCommand(command: string, cwd: string, realNpx = false, env: NodeJS.P
   });
 }
 
-/** Runs a block's commands in order and returns what each printed. */
+/**
+ * Runs a block's commands in order and returns what each printed. With `realNpx`, the first command that uses
+ * npx in each folder runs the real npx: which package npx runs depends only on the folder it starts in, so a
+ * later command there finds what the first found, and each real npx costs ~0.45 s more CPU (30 took 20 s).
+ */
 async function runBlock(commands: Command[], where: string, realNpx = false): Promise<string[][]> {
   let cwd = REPO_ROOT;
+  const npxRanIn = new Set<string>();
   const outputs: string[][] = [];
   for (const { command, line } of commands) {
     const cd = /^cd(?:\s+(\S+))?\s*$/.exec(command);
@@ -192,7 +198,9 @@ async function runBlock(commands: Command[], where: string, realNpx = false): Pr
     }
     if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
       throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
-    const output = await inTurn(() => runCommand(command, cwd, realNpx));
+    const real = realNpx && !npxRanIn.has(cwd);
+    if (real && /\bnpx\b/.test(command)) npxRanIn.add(cwd);
+    const output = await inTurn(() => runCommand(command, cwd, real));
     outputs.push(output === "" ? [] : output.split("\n"));
   }
   return outputs;
