@@ -20,8 +20,8 @@
 //   offline teaching model (no ANTHROPIC_* credentials), NO_COLOR=1, no
 //   SCOUT_MODEL, and `npx scout` standing for `node dist/cli.js` (the same
 //   program, without npx's start-up time), except in each lesson's first block
-//   and any block that goes into node_modules, which run the real npx in the
-//   first command that uses npx in each folder they go to;
+//   and any block that goes into node_modules, which run the real npx up to
+//   the first `npx scout` in each folder they go to (in node_modules, always);
 // - the only differences allowed: timings ("· 14 ms", and "ms"/"time" fields of
 //   --trace lines), trailing spaces, and blank lines at the end of an output.
 //
@@ -178,9 +178,10 @@ function runCommand(command: string, cwd: string, realNpx = false, env: NodeJS.P
 }
 
 /**
- * Runs a block's commands in order and returns what each printed. With `realNpx`, the first command that uses
- * npx in each folder runs the real npx: which package npx runs depends only on the folder it starts in, so a
- * later command there finds what the first found, and each real npx costs ~0.45 s more CPU (30 took 20 s).
+ * Runs a block's commands in order and returns what each printed. With `realNpx`, the commands of each folder
+ * up to its first `npx scout` run the real npx: which program `npx scout` runs depends only on the folder it
+ * starts in, so a later one there finds what the first found, and each real npx costs ~0.45 s more CPU (30
+ * took 20 s). Nothing in a block installs or links a package, which could change what npx finds.
  */
 async function runBlock(commands: Command[], where: string, realNpx = false): Promise<string[][]> {
   let cwd = REPO_ROOT;
@@ -198,8 +199,14 @@ async function runBlock(commands: Command[], where: string, realNpx = false): Pr
     }
     if (/^cd\b|&&\s*cd\b|;\s*cd\b/.test(command))
       throw new Error(`${where}:${line}: write "$ cd DIR" on a line of its own`);
-    const real = realNpx && !npxRanIn.has(cwd);
-    if (real && /\bnpx\b/.test(command)) npxRanIn.add(cwd);
+    if (realNpx && /\bnpm (install|i|ci|link)\b/.test(command))
+      throw new Error(
+        `${where}:${line}: a block that runs the real npx installs nothing (it would change what npx finds)`,
+      );
+    // Inside node_modules every command runs the real npx: there npx finds another package (or none), the case
+    // those blocks are there to show.
+    const real = realNpx && (cwd.split(path.sep).includes("node_modules") || !npxRanIn.has(cwd));
+    if (real && /\bnpx scout\b/.test(command)) npxRanIn.add(cwd);
     const output = await inTurn(() => runCommand(command, cwd, real));
     outputs.push(output === "" ? [] : output.split("\n"));
   }

@@ -359,8 +359,13 @@ describe("estimateRequestTokens (the offline model's input tokens, counted messa
   });
 
   it('counts the whole text when the frame cannot be cut: a message that is not an object, a second "messages" key', () => {
+    const holes: unknown[] = []; // JSON writes null for a hole, as for undefined
+    holes[1] = { role: "user", content: "x" };
+    holes.length = 4;
     const odd = [
       { messages: ["a plain string", { role: "user", content: "x" }] },
+      { messages: holes },
+      { messages: [{ role: "user", content: "x" }, undefined, { role: "user", content: "y" }] },
       { tools: [{ messages: 0 }], messages: [{ role: "user", content: "y" }] },
       { messages: [] },
     ];

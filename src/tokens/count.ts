@@ -24,10 +24,11 @@ let encoder: Encoder | undefined;
 // Scout is WebAssembly).
 v8.setFlagsFromString("--liftoff-only");
 /**
- * Texts already counted, with their counts: see estimateTokens. At most this many characters are kept; past
- * them the memory starts again, empty, so a long session stays small.
+ * Texts already counted, with their counts: see estimateTokens. At most this many characters are kept (about
+ * a million tokens of text, 4-8 MB); past them the memory starts again, empty, so memory stays bounded. An
+ * offline session whose history outgrows it is counted whole at every step again, as before counts were kept.
  */
-const MAX_REMEMBERED_CHARS = 2_000_000;
+const MAX_REMEMBERED_CHARS = 4_000_000;
 const remembered = new Map<string, number>();
 let rememberedChars = 0;
 
@@ -68,9 +69,10 @@ function countOnce(text: string): number {
  * message by message, so the history a turn re-sends at every step is tokenized once, not at each step again.
  * The sum is exactly the count of the whole text: the tokenizer cuts its text into pieces with a regular
  * expression and counts each piece alone, and it always cuts between the `{"` that opens a message and the
- * letter of its first key (no piece holds punctuation and a letter, no special token holds `{` or `"`, and
- * Unicode normalisation joins neither ASCII character to its neighbour). Tested against the whole count on
- * every request of offline turns (test/tokens.test.ts).
+ * letter of its first key (no piece holds a `"` followed by a letter, no special token holds `{` or `"`, and
+ * Unicode normalisation joins neither ASCII character to its neighbour). Exact for plain data, which is what
+ * the loop sends (a toJSON that depends on its key could differ). Tested against the whole count on every
+ * request of offline turns (test/tokens.test.ts).
  */
 export function estimateRequestTokens(request: { messages: readonly unknown[] }): number {
   const frame = JSON.stringify({ ...request, messages: 0 }); // the same keys, in the same order
@@ -78,16 +80,16 @@ export function estimateRequestTokens(request: { messages: readonly unknown[] })
   if (at < 0 || frame.indexOf(MESSAGES_SLOT, at + 1) >= 0) return estimateTokens(JSON.stringify(request));
   let piece = `${frame.slice(0, at)}"messages":[`;
   let tokens = 0;
-  request.messages.forEach((message, i) => {
-    const json = JSON.stringify(message) ?? "null"; // as JSON.stringify writes an undefined array element
+  for (let i = 0; i < request.messages.length; i++) {
+    const json = JSON.stringify(request.messages[i]) ?? "null"; // as JSON writes an undefined element or a hole
     if (i > 0) piece += ",";
     if (!/^\{"[A-Za-z]/.test(json)) {
       piece += json; // no cut the tokenizer always makes: counted with its neighbours
-      return;
+      continue;
     }
     tokens += estimateTokens(`${piece}{"`);
     piece = json.slice(2);
-  });
+  }
   return tokens + estimateTokens(`${piece}]${frame.slice(at + MESSAGES_SLOT.length)}`);
 }
 /** Where the messages go in the frame estimateRequestTokens writes around them. */
