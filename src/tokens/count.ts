@@ -45,14 +45,13 @@ export function estimateTokens(text: string): number {
   const known = remembered.get(text);
   if (known !== undefined) return known;
   const tokens = countOnce(text);
+  if (text.length > MAX_REMEMBERED_CHARS) return tokens; // too big to keep: what is kept stays
   if (rememberedChars + text.length > MAX_REMEMBERED_CHARS) {
     remembered.clear();
     rememberedChars = 0;
   }
-  if (text.length <= MAX_REMEMBERED_CHARS) {
-    remembered.set(text, tokens);
-    rememberedChars += text.length;
-  }
+  remembered.set(text, tokens);
+  rememberedChars += text.length;
   return tokens;
 }
 
