@@ -63,6 +63,9 @@ function countOnce(text: string): number {
   return encoder.encode(text.normalize("NFKC"), "all").length;
 }
 
+/** Where the messages go in the frame estimateRequestTokens writes around them. */
+const MESSAGES_SLOT = '"messages":0';
+
 /**
  * Estimated tokens of a whole request written as JSON (what the offline model reports as its input), counted
  * message by message, so the history a turn re-sends at every step is tokenized once, not at each step again.
@@ -91,8 +94,6 @@ export function estimateRequestTokens(request: { messages: readonly unknown[] })
   }
   return tokens + estimateTokens(`${piece}]${frame.slice(at + MESSAGES_SLOT.length)}`);
 }
-/** Where the messages go in the frame estimateRequestTokens writes around them. */
-const MESSAGES_SLOT = '"messages":0';
 
 /**
  * The tokenizer built on another thread: building it takes 0.2-1.2 s here (the busier the machine, the
