@@ -5,9 +5,10 @@
 // `scout tool NAME JSON` runs one tool directly (src/tool-command.ts). The REPL knows no model:
 // what differs between them is picked here and handed in.
 // Exit status: 0 ok, 1 when a model call (or the tool) failed, 2 for usage errors, 130 when cancelled.
-// Each command imports what it uses when it runs (`await import`): `scout
-// --version` loads this file alone, `scout tool` no model, no REPL.
+// Each command imports what it uses when it runs (`await import`): `scout tool` loads no model, no REPL.
+// `scout` itself runs this file from dist/bundle.cjs, behind src/scout.cts.
 import fs from "node:fs";
+import * as nodeModule from "node:module";
 
 const usage = async () => {
   const { DEFAULT_MAX_STEPS } = await import("./core/loop.js");
@@ -81,11 +82,6 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "tool") return (await import("./tool-command.js")).toolCommand(argv.slice(1));
   if (argv[0] === "tokens") return (await import("./tokens/command.js")).tokensCommand(argv.slice(1));
   if (argv[0] === "lab") return (await import("./lab/command.js")).labCommand(argv.slice(1));
-  // Alone, it needs no option parser (a module more, and Node's parseArgs: ~5 ms of a 100 ms start, issue 28).
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    console.log(readVersion());
-    return 0;
-  }
   const { parseOptions } = await import("./parse-options.js");
   const { values, positionals } = parseOptions({ args: argv, allowPositionals: true, options: OPTIONS });
   if (values.help) {
@@ -137,12 +133,9 @@ function readVersion(): string {
 
 // Node 22.8+ can cache what it compiles of each module on disk (in the OS temp folder;
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off), so later runs skip most compiling. Node 20
-// cannot: it has no enableCompileCache, so the `?.` skips the call.
-async function useCompileCache(): Promise<void> {
-  ((await import("node:module")) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-}
-
-await useCompileCache();
+// cannot: it has no enableCompileCache, so the `?.` skips the call. (src/scout.cts does the
+// same for the bundle; here it is for `node dist/cli.js`.)
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

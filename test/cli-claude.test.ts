@@ -43,9 +43,13 @@ function claudeEnv(extra: Record<string, string | undefined> = {}) {
   };
 }
 // --no-cache: these tests compare the messages sent with the history; test/caching.test.ts checks the cache markers.
-const scout = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+const scout = (
+  args: string[],
+  options: { input?: string; env?: Record<string, string | undefined>; cli?: string } = {},
+) =>
   runCli(["--cwd", root, "--no-cache", ...args], {
     cwd: root,
+    cli: options.cli,
     input: options.input,
     env: claudeEnv(options.env),
     timeoutMs: 60_000,
@@ -59,12 +63,12 @@ describe("scout -p through the real SDK", { timeout: 60_000 }, () => {
   it("with a key, never loads the offline teaching model; offline, it is loaded", async () => {
     api.script(reply([text("An answer.")]));
     const probe = moduleProbe();
-    const run = await scout(["-p", "hello?"], { env: probe.env });
+    const run = await scout(["-p", "hello?"], { env: probe.env, cli: probe.cli });
     expect(run.stdout).toBe("An answer.\n");
     expect(probe.loaded()).toContain("core/claude.js");
     expect(probe.loaded().filter((file) => file.startsWith("models/offline"))).toEqual([]);
     const offline = moduleProbe();
-    await scout(["-p", "hello?"], { env: { ...offline.env, ANTHROPIC_API_KEY: undefined } });
+    await scout(["-p", "hello?"], { env: { ...offline.env, ANTHROPIC_API_KEY: undefined }, cli: offline.cli });
     expect(offline.loaded()).toContain("models/offline.js");
   });
 

@@ -114,19 +114,29 @@ describe("scout tool", () => {
 
 describe("start-up: a command loads only the packages it uses", () => {
   // A file Node runs first (--require), which names at exit every package that
-  // require() loaded, including CommonJS packages an ES module imported.
+  // require() loaded, including CommonJS packages an ES module imported, and
+  // every file of dist/ that it loaded (the bin and the bundle are CommonJS).
   const probe = makeTree({
     "loaded.cjs": `process.on("exit", () => {
-  const names = Object.keys(require.cache).map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
-  require("node:fs").writeSync(2, "loaded: " + [...new Set(names.filter(Boolean))].sort().join(" ") + "\\n");
+  const files = Object.keys(require.cache);
+  const names = files.map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
+  const dist = files.map((file) => /\\/dist\\/([^/]+)$/.exec(file)?.[1]);
+  const line = (label, list) => label + ": " + [...new Set(list.filter(Boolean))].sort().join(" ") + "\\n";
+  require("node:fs").writeSync(2, line("loaded", names) + line("dist", dist));
 });
 `,
   });
-  const packagesLoaded = async (args: string[]) => {
+  const probed = async (args: string[], label: "loaded" | "dist") => {
     const run = await runCli(args, { cwd: root, env: { NODE_OPTIONS: `--require ${path.join(probe, "loaded.cjs")}` } });
     expect(run.code).toBe(0);
-    return /^loaded: (.*)$/m.exec(run.stderr)?.[1].split(" ").filter(Boolean);
+    return new RegExp(`^${label}: (.*)$`, "m").exec(run.stderr)?.[1].split(" ").filter(Boolean);
   };
+  const packagesLoaded = (args: string[]) => probed(args, "loaded");
+
+  it("scout --version reads the bin alone; every other command runs from the bundle", async () => {
+    expect(await probed(["--version"], "dist")).toEqual(["scout.cjs"]);
+    expect(await probed(["tool", "read_file", '{"path":"a.txt"}'], "dist")).toEqual(["bundle.cjs", "scout.cjs"]);
+  });
 
   it("scout --version and read_file load no package, grep only @vscode/ripgrep (rg's path)", async () => {
     expect(await packagesLoaded(["--version"])).toEqual([]);
@@ -138,13 +148,12 @@ describe("start-up: a command loads only the packages it uses", () => {
     expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
   });
 
-  it("scout --version loads cli.js alone; a read_file call no loop, model, REPL or token code", async () => {
+  it("a read_file call loads no loop, model, REPL or token code", async () => {
     const probe = moduleProbe();
-    expect((await runCli(["--version"], { cwd: root, env: probe.env })).code).toBe(0);
-    expect(probe.loaded()).toEqual(["cli.js"]); // no option parser either: ~5 ms of a 100 ms start
-    const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: probe.env });
+    const run = await runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: root, env: probe.env, cli: probe.cli });
     expect(run.stdout).toBe("1\thello\n2\tworld\n(lines 1-2 of 2)\n");
-    const loaded = probe.loaded().slice(1);
+    const loaded = probe.loaded();
+    expect(loaded[0]).toBe("cli.js");
     expect(loaded).toContain("core/read_file.js");
     expect(
       loaded.filter((file) =>

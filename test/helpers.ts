@@ -12,7 +12,10 @@ import { Workspace } from "../src/core/workspace.js";
 import { setMtime, type TreeFile, writeTree } from "../lessons/cases/case.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
+/** The program `scout` runs (package.json's bin): src/scout.cts, in front of the bundle of Scout's modules. */
+export const CLI = path.join(REPO_ROOT, "dist", "scout.cjs");
+/** The same CLI unbundled, its modules loaded one by one: what the module probe (test/module-probe.ts) can see. */
+export const MODULES_CLI = path.join(REPO_ROOT, "dist", "cli.js");
 
 // Trees are written, and mtimes set, by lessons/cases/case.ts: the lessons' check runs its cases without vitest.
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */
@@ -100,7 +103,7 @@ export interface CliOptions {
   /** The child is killed after this long: a stuck child fails its test instead of outliving it. */
   timeoutMs?: number;
   launch?: Launch;
-  /** The CLI to start (default dist/cli.js; test/fifth-tool.ts makes another build). */
+  /** The CLI to start (default dist/scout.cjs; MODULES_CLI, or test/fifth-tool.ts's other build). */
   cli?: string;
   /** Called whenever output arrives. */
   onData?: () => void;
@@ -121,7 +124,7 @@ export function shellCommand(args: string[], how: "node" | "npm" = "node", cli =
   return [process.execPath, cli, ...args].map(quote).join(" ");
 }
 
-/** Starts the built CLI (dist/cli.js unless told) as a child process, its stdin left open: the one way tests start it. */
+/** Starts the built CLI (dist/scout.cjs unless told) as a child process, its stdin left open: the one way tests start it. */
 export function startCli(args: string[], options: CliOptions = {}): StartedCli {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];

@@ -9,7 +9,7 @@ import { describeApiError } from "../src/models/api-errors.js";
 import { PersonFileAppender, readPersonFile } from "../src/person-file.js";
 import { MAX_TOOL_CALLS_PER_MESSAGE } from "../src/guards/tool-calls.js";
 import { type ApiServer, apiError, events, reply, startApiServer, text, toolUse } from "../lessons/cases/api-server.js";
-import { type CliRun, makeTree, runCli } from "./helpers.js";
+import { CLI, type CliRun, makeTree, runCli } from "./helpers.js";
 
 const FILES = { "app.py": "import os\n\ndef safe_path(p):\n    return os.path.normpath(p)\n" };
 const OFFLINE = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, SCOUT_MODEL: undefined };
@@ -67,7 +67,7 @@ describe("27.4 files a person names: never blocking, regular files only, bounded
     const trace = path.join(root, "t.jsonl");
     api.script(reply([text(`Answer ${"x".repeat(3000)}`)]), reply([text("Second answer.")]));
     // ulimit -f 2: writes past 2 KiB fail with EFBIG (bash sets the limit, then runs node, which ignores SIGXFSZ).
-    const command = `ulimit -f 2; exec "${process.execPath}" "${path.resolve("dist/cli.js")}" --cwd "${root}" --no-cache --trace "${trace}"`;
+    const command = `ulimit -f 2; exec "${process.execPath}" "${CLI}" --cwd "${root}" --no-cache --trace "${trace}"`;
     const child = spawn("bash", ["-c", `${command} 2>&1`], {
       env: { ...process.env, ...claude(), NO_COLOR: "1" } as NodeJS.ProcessEnv,
     });

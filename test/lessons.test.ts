@@ -18,7 +18,7 @@
 //   for the block's later commands;
 // - commands run in bash (so quoting works as the learner types it), with the
 //   offline teaching model (no ANTHROPIC_* credentials), NO_COLOR=1, no
-//   SCOUT_MODEL, and `npx scout` standing for `node dist/cli.js` (the same
+//   SCOUT_MODEL, and `npx scout` standing for `node dist/scout.cjs` (the same
 //   program, without npx's start-up time), except in each lesson's first block
 //   and any block that goes into node_modules, which run the real npx up to
 //   the first `npx scout` in each folder they go to (in node_modules, always);
@@ -135,7 +135,7 @@ const ENV: NodeJS.ProcessEnv = (() => {
  */
 const REAL_NPX_ENV: NodeJS.ProcessEnv = { ...ENV, npm_config_ignore_scripts: "true" };
 
-/** `npx scout …` is `node dist/cli.js …`; any other npx command is left alone. */
+/** `npx scout …` is `node dist/scout.cjs …` (the bin); any other npx command is left alone. */
 const PRELUDE = `npx() { if [ "$1" = scout ]; then shift; node "$SCOUT_CLI" "$@"; else command npx "$@"; fi; }`;
 
 /**
@@ -148,7 +148,7 @@ const inTurn = atMostAtOnce(MAX_COMMANDS_AT_ONCE);
 /**
  * Runs one command in bash with stdout and stderr merged, as a terminal shows them. With `realNpx`, `npx scout`
  * is the real npx, as the learner types it (each lesson's first block runs so): a command that only works as
- * `node dist/cli.js` (npx inside another package's folder finds that package, not Scout) fails there.
+ * `node dist/scout.cjs` (npx inside another package's folder finds that package, not Scout) fails there.
  */
 function runCommand(command: string, cwd: string, realNpx = false, env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -247,7 +247,7 @@ beforeAll(() => {
   execFileSync(process.execPath, [path.join(LESSONS_DIR, "pin-mtimes.mjs")], { stdio: "inherit" });
   // So is this: the learner's working copies in lessons/build/, which the lessons cite.
   execFileSync(process.execPath, [path.join(LESSONS_DIR, "working-copies.mjs")], { stdio: "inherit" });
-  if (!fs.existsSync(CLI)) throw new Error("dist/cli.js is missing: run npm run build first");
+  if (!fs.existsSync(CLI)) throw new Error("dist/scout.cjs is missing: run npm run build first");
   // On a fresh clone npx first installs the checkout into its cache: once here, not in each first block at once.
   execFileSync("npx", ["scout", "--version"], { cwd: REPO_ROOT, env: REAL_NPX_ENV, stdio: "ignore" });
 });

@@ -2,7 +2,7 @@
 // a file Node runs first (--import) registers a module hook that logs each dist/ module as it loads.
 import fs from "node:fs";
 import path from "node:path";
-import { makeTree } from "./helpers.js";
+import { MODULES_CLI, makeTree } from "./helpers.js";
 
 /**
  * The hook, run by Node off the main thread: one line per module of dist/ as it loads, and "package:NAME" per
@@ -37,6 +37,11 @@ Number.prototype.toLocaleString = function (...args) {
 `;
 
 export interface ModuleProbe {
+  /**
+   * The CLI to run with it: dist/cli.js, whose modules Node's module hooks see load; `scout` itself runs them
+   * from one CommonJS bundle, which the hooks do not see into.
+   */
+  cli: string;
   /** The environment that makes a CLI run log to this probe (NODE_OPTIONS and the log file). */
   env: Record<string, string>;
   /**
@@ -53,6 +58,7 @@ export function moduleProbe(): ModuleProbe {
   const dir = makeTree({ "hooks.mjs": HOOKS, "register.mjs": REGISTER, "loaded.log": "" }, "scout-probe-");
   const log = path.join(dir, "loaded.log");
   return {
+    cli: MODULES_CLI,
     env: { NODE_OPTIONS: `--import ${path.join(dir, "register.mjs")}`, SCOUT_PROBE_LOG: log },
     loaded: () => fs.readFileSync(log, "utf8").split("\n").filter(Boolean),
     async until(entry, ms = 20_000) {

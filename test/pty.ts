@@ -22,6 +22,8 @@ export interface PtyOptions {
   /** The arguments; default `--cwd ROOT` and `extraArgs`. */
   args?: string[];
   extraArgs?: string[];
+  /** The CLI to start (default dist/scout.cjs; a module probe's `cli`). */
+  cli?: string;
 }
 
 /** Runs Scout on a pseudo-terminal in `root`, offline, with no history file and no saved sessions unless `env` says otherwise. */
@@ -33,6 +35,7 @@ export function scoutOnPty(root: string, env: Record<string, string | undefined>
     exited: run,
   } = startCli(options.args ?? ["--cwd", root, ...(options.extraArgs ?? [])], {
     launch: options.launch ?? "pty",
+    cli: options.cli,
     env: {
       ANTHROPIC_API_KEY: undefined,
       ANTHROPIC_AUTH_TOKEN: undefined,

@@ -43,7 +43,7 @@ describe("the REPL on a terminal", { timeout: 60_000 }, () => {
 
   it("the prompt comes up before the loop, the tools, marked and /tokens' code load; the first three load while the person types", async () => {
     const probe = moduleProbe();
-    const pty = scoutOnPty(makeTree(FILES), probe.env);
+    const pty = scoutOnPty(makeTree(FILES), probe.env, { cli: probe.cli });
     await pty.waitFor(/you > /);
     const untilPrompt = (lines: string[]) => lines.slice(0, lines.indexOf("(prompt)"));
     const atPrompt = untilPrompt(probe.loaded());

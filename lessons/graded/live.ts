@@ -49,8 +49,8 @@ export async function ask(
   return { result, history, calls };
 }
 
-/** The CLI as npm install, npm test and npm run build make it: the lessons' compile leaves the CLI out. */
-const CLI_SCRIPT = path.join(REPO_ROOT, "dist", "cli.js");
+/** The CLI as npm install, npm test and npm run build make it (the bin, in front of the bundle): the lessons' compile leaves the CLI out. */
+const CLI_SCRIPT = path.join(REPO_ROOT, "dist", "scout.cjs");
 
 /** The learner's environment without what would change the CLI's output: colour, a key, an API address, a model. */
 function quietEnv(): NodeJS.ProcessEnv {

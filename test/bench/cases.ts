@@ -30,7 +30,8 @@ import { ensureTree, TOKENS, type Manifest, type TreeSize } from "./tree.js";
 
 /** The repository: `npm run` starts scripts there (the bench runs from its compiled copy under node_modules/.cache). */
 export const REPO_ROOT = process.cwd();
-export const CLI = path.join(REPO_ROOT, "dist", "cli.js");
+/** What `scout` runs (package.json's bin: src/scout.cts, in front of the bundle). */
+export const CLI = path.join(REPO_ROOT, "dist", "scout.cjs");
 const DIST_URL = pathToFileURL(path.join(REPO_ROOT, "dist")).href;
 
 /** The grep tool shows this many lines, so the raw `| head` form stops there too. */
@@ -66,7 +67,7 @@ export interface Context {
   size: TreeSize;
   runs: number;
   log: (line: string) => void;
-  /** `--compare DIR`: another checkout's built dist/cli.js, timed beside this one's in the same sections. */
+  /** `--compare DIR`: another checkout's built CLI (its bin, dist/scout.cjs, or an older one's dist/cli.js), timed beside this one's. */
   compareCli?: string;
 }
 

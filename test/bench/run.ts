@@ -8,7 +8,7 @@
 //   npm run bench -- --only repl       the REPL's start-up and first answer (no generated tree: quick)
 //   npm run bench -- --only repl-tools the REPL's glob and grep calls on the bench and learner trees, against rg
 //   npm run bench -- --clean           remove the generated tree, and stop
-//   npm run bench -- --compare DIR     also time DIR/dist/cli.js (another checkout, built) in the same sections
+//   npm run bench -- --compare DIR     also time DIR's built CLI (another checkout) in the same sections
 //   npm run bench -- --tree learner    on a learner-sized tree (1,000 files) instead of the large one
 //
 // Progress goes to stderr, so stdout holds only the table or the JSON. Every
@@ -112,7 +112,10 @@ async function main(): Promise<void> {
   // The REPL group runs on the lessons' sample project; every other group needs the generated tree.
   const tree = only.some((group) => group !== "repl") ? ensureTree(seed, log, size) : undefined;
   if (tree) log(`the benchmark tree: ${tree.root} (reused by every run; npm run bench -- --clean removes it)`);
-  const compareCli = values.compare === undefined ? undefined : path.resolve(values.compare, "dist", "cli.js");
+  // Its bin; a checkout older than the bundle has none, and ran dist/cli.js.
+  const compareBin = (dist: string) =>
+    fs.existsSync(path.join(dist, "scout.cjs")) ? path.join(dist, "scout.cjs") : path.join(dist, "cli.js");
+  const compareCli = values.compare === undefined ? undefined : compareBin(path.resolve(values.compare, "dist"));
   if (compareCli && !fs.existsSync(compareCli)) throw new Error(`${compareCli} is missing: build that checkout first`);
   const ctx: Context | undefined = tree && { ...tree, size, runs, log, compareCli };
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The program `scout` runs: it answers `scout --version` itself, and runs every other command from
+// dist/bundle.cjs, all of Scout's modules in one CommonJS file, made by esbuild when Scout is built.
+//
+// Why a bundle: Node 20 reads each ES module in several trips to its thread pool, and Scout's REPL loads
+// ~50 of them before its prompt; from one CommonJS file the prompt comes up in ~1.45× the time `node` takes
+// to print a line, against ~1.75× (issue 28; lessons/reference.md, Benchmarks). The bundle is the same code:
+// dist/cli.js runs the modules unbundled (`node dist/cli.js`), and tests and a learner's --loop or --tool
+// import them. Each module's code in the bundle still runs only when it is first imported.
+import nodeModule = require("node:module");
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  console.log(`scout ${require("../package.json").version}`); // the bundle is not even read
+} else {
+  // Node 22.8+ caches what it compiles (src/cli.ts says more), the bundle included: enabled before it loads.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  require("./bundle.cjs");
+}
