@@ -116,6 +116,7 @@ describe("start-up: a command loads only the packages it uses", () => {
   // A file Node runs first (--require), which names at exit every package that
   // require() loaded, including CommonJS packages an ES module imported, and
   // every file of dist/ that it loaded (the bin and the bundle are CommonJS).
+  // (The module probe, beside it, names the ES module packages.)
   const probe = makeTree({
     "loaded.cjs": `process.on("exit", () => {
   const files = Object.keys(require.cache);
@@ -126,10 +127,16 @@ describe("start-up: a command loads only the packages it uses", () => {
 });
 `,
   });
+  // ES module packages (rg's is one) go past require.cache: the module probe's hooks see them load, bundle or not.
   const probed = async (args: string[], label: "loaded" | "dist") => {
-    const run = await runCli(args, { cwd: root, env: { NODE_OPTIONS: `--require ${path.join(probe, "loaded.cjs")}` } });
+    const modules = moduleProbe();
+    const NODE_OPTIONS = `${modules.env.NODE_OPTIONS} --require ${path.join(probe, "loaded.cjs")}`;
+    const run = await runCli(args, { cwd: root, env: { ...modules.env, NODE_OPTIONS } });
     expect(run.code).toBe(0);
-    return new RegExp(`^${label}: (.*)$`, "m").exec(run.stderr)?.[1].split(" ").filter(Boolean);
+    const listed = new RegExp(`^${label}: (.*)$`, "m").exec(run.stderr)?.[1].split(" ").filter(Boolean) ?? [];
+    if (label === "dist") return listed;
+    const esModules = modules.loaded().filter((entry) => entry.startsWith("package:"));
+    return [...new Set([...listed, ...esModules.map((entry) => entry.slice("package:".length))])].sort();
   };
   const packagesLoaded = (args: string[]) => probed(args, "loaded");
 

@@ -83,7 +83,9 @@ export function newOutcome(): RgOutcome {
 export async function* ripgrep(args: string[], run: RgRun, outcome: RgOutcome): AsyncGenerator<RgFile> {
   const env = { ...process.env };
   delete env.RIPGREP_CONFIG_PATH; // no user config can add options
-  const { rgPath } = require("@vscode/ripgrep") as typeof import("@vscode/ripgrep"); // where the rg binary is
+  // Where the rg binary is. An ES module package: imported, since require() of one prints an experimental
+  // warning on Node 22.12 (on every grep, into the learner's terminal).
+  const { rgPath } = await import("@vscode/ripgrep");
   const spawn: typeof Spawn = require("node:child_process").spawn;
   const rg = spawn(rgPath, ["--json", ...args], { cwd: run.root, env, stdio: ["ignore", "pipe", "pipe"] });
   let closed = false;
