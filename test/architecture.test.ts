@@ -33,14 +33,14 @@ const CORE_PACKAGES = /^(node:|@anthropic-ai\/sdk$)/;
 /** What the guards may import from outside src/: Node and the libraries that do the hardening's work. */
 const GUARD_PACKAGES = /^(node:|@anthropic-ai\/sdk$|@vscode\/ripgrep$|fast-glob$|braces$|ignore$)/;
 
-/** Every .ts file under a folder, relative to it, with "/". */
+/** Every .ts (and .cts) file under a folder, relative to it, with "/". */
 function sourceFiles(dir: string, prefix = ""): string[] {
   const entries = fs.readdirSync(path.join(dir, prefix), { withFileTypes: true });
   return entries
     .flatMap((entry) => {
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) return sourceFiles(dir, rel);
-      return entry.name.endsWith(".ts") ? [rel] : [];
+      return /\.c?ts$/.test(entry.name) ? [rel] : []; // .cts: src/scout.cts, the CommonJS bin
     })
     .sort();
 }
@@ -170,7 +170,7 @@ function mapOfSrc(markdown: string): Map<string, string> {
   let ring = "";
   for (const line of block.split("\n")) {
     ring = HEADINGS.find(([heading]) => heading.test(line))?.[1] ?? ring;
-    const file = /^ {2}([\w/.-]+\.ts)\s/.exec(line)?.[1];
+    const file = /^ {2}([\w/.-]+\.c?ts)\s/.exec(line)?.[1];
     if (file) map.set(file, ring);
   }
   return map;
@@ -198,6 +198,20 @@ describe("the architecture of src/", () => {
 
   it("has imports that point inward, no cycle, no tool importing a tool, a core within budget, and files that say their job", () => {
     expect(architectureProblems(srcDir)).toEqual([]);
+  });
+
+  it("uses import.meta.url only where the bundle's one URL gives the same answer", () => {
+    // dist/bundle.cjs is every bundled module's import.meta.url (package.json's build): right for
+    // createRequire, which finds a package from any folder of dist/, and for a path from a file at src/'s top.
+    const wrong = sourceFiles(srcDir).flatMap((file) =>
+      fs
+        .readFileSync(path.join(srcDir, file), "utf8")
+        .split("\n")
+        .filter((line) => line.includes("import.meta.url") && !/^\s*(\/\/|\*)/.test(line))
+        .filter((line) => file.includes("/") && !line.includes("createRequire(import.meta.url)"))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(wrong).toEqual([]);
   });
 
   it("knows the four tools: each defined in the core, and in Scout's list", () => {
