@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { reply, startApiServer, text } from "../lessons/cases/api-server.js";
+import { events, reply, startApiServer, text } from "../lessons/cases/api-server.js";
 import { REPO_ROOT, runCli, treeMaker } from "./helpers.js";
 
 const tree = treeMaker();
@@ -73,6 +73,54 @@ describe("a learner's own code in the real CLI", { timeout: 60_000 }, () => {
       });
       expect(run.stdout).toBe("Through your adapter.\n");
       expect(server.requests[0].headers["x-api-key"]).toBe("test-key");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("--loop shares Scout's modules (the bin runs them, not its bundle): Scout's own runTurn, re-exported, still refuses a malformed tool input", async () => {
+    const own = tree({ "app.py": "x = 1\n" });
+    const src = path.relative(own, path.join(REPO_ROOT, "src"));
+    fs.writeFileSync(path.join(own, "loop.ts"), `export { runTurn } from "${src}/core/loop.js";\n`);
+    const server = await startApiServer();
+    try {
+      // The SDK's stream, as the API sends it, of a read_file call whose input is not JSON.
+      const message = { id: "m", type: "message", role: "assistant", model: "claude-haiku-4-5", content: [] };
+      server.script(
+        events(
+          {
+            type: "message_start",
+            message: {
+              ...message,
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: 10, output_tokens: 1 },
+            },
+          },
+          {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "tool_use", id: "t1", name: "read_file", input: {} },
+          },
+          { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"path": "app' } },
+          { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '.py",,}}' } },
+          { type: "content_block_stop", index: 0 },
+          {
+            type: "message_delta",
+            delta: { stop_reason: "tool_use", stop_sequence: null },
+            usage: { output_tokens: 5 },
+          },
+          { type: "message_stop" },
+        ),
+        reply([text("Answered anyway.")]),
+      );
+      const run = await runCli(["--no-cache", "--loop", path.join(own, "loop.ts"), "-p", "q"], {
+        cwd: own,
+        env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url },
+      });
+      // Two copies of Scout's modules would see two UnreadableInput classes: "unknown argument "why"" instead.
+      expect(run.stderr).toContain("Not run: the tool call's input is not valid JSON");
+      expect(run.stdout).toBe("Answered anyway.\n");
     } finally {
       await server.close();
     }
