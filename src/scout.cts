@@ -3,9 +3,9 @@
 // dist/bundle.cjs, all of Scout's modules in one CommonJS file, made by esbuild when Scout is built.
 //
 // Why a bundle: Node 20 reads each ES module in several trips to its thread pool, and Scout's REPL loads
-// ~50 of them before its prompt; from one CommonJS file the prompt comes up in ~1.40× the time `node` takes
-// to print a line, against ~1.70× (npm run bench; issue 28, lessons/reference.md). The bundle is the same
-// code: dist/cli.js runs the modules unbundled (`node dist/cli.js`), and the tests import them. Each module's
+// ~50 of them before its prompt; from one CommonJS file the prompt comes up in 1.40-1.51× the time `node`
+// takes to print a line, against ~1.70× (npm run bench; issue 28, lessons/reference.md). The bundle is
+// the same code: dist/cli.js runs the modules unbundled (`node dist/cli.js`), and the tests import them. Each module's
 // code in the bundle still runs only when it is first imported. dist/cli.js stays executable too: npx keeps
 // the bin it first linked for a folder, and a Scout built before the bundle linked it.
 import nodeModule = require("node:module");
