@@ -16,6 +16,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const CLI = path.join(REPO_ROOT, "dist", "scout.cjs");
 /** The same CLI unbundled, its modules loaded one by one: what the module probe (test/module-probe.ts) can see. */
 export const MODULES_CLI = path.join(REPO_ROOT, "dist", "cli.js");
+/** Files the course asks a learner to add to src/ (lesson 14): held to no rule of Scout's own files. */
+export const LEARNER_FILES = ["core/outline.ts", "models/openai.ts"];
 
 // Trees are written, and mtimes set, by lessons/cases/case.ts: the lessons' check runs its cases without vitest.
 /** A file's content, or a file with an explicit modification time (seconds since the epoch). */

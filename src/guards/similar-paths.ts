@@ -134,13 +134,17 @@ export async function findLookAlike(workspace: Workspace, rel: string): Promise<
 /** Curly quotes and primes, as their plain ASCII look-alikes. */
 const QUOTES: Record<string, string> = { "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'" };
 for (const curly of "“”„‟″") QUOTES[curly] = '"';
+/** Any of them. Built from the table, not written out: one list (and the bundle stays ASCII, src/build.cts). */
+const CURLY_QUOTE = new RegExp(`[${Object.keys(QUOTES).join("")}]`, "g");
+/** Any character that is invisible or looks like another: Unicode spaces, format characters, combining marks, curly quotes. */
+const LOOK_ALIKE = new RegExp(`[\\p{Zs}\\p{Cf}\\p{M}${Object.keys(QUOTES).join("")}]`, "gu");
 
 /** A name as a person sees it: NFC, every Unicode space a plain space, curly quotes straight. */
 export function lookAlikeKey(name: string): string {
   return name
     .normalize("NFC")
     .replace(/\p{Zs}/gu, " ")
-    .replace(/[‘’‚‛′“”„‟″]/g, (quote) => QUOTES[quote]);
+    .replace(CURLY_QUOTE, (quote) => QUOTES[quote]);
 }
 
 /**
@@ -149,7 +153,7 @@ export function lookAlikeKey(name: string): string {
  * \uXXXX, so "4.42.48\u202fPM.png" does not print exactly like what the model asked for.
  */
 export function showLookAlikes(name: string): string {
-  return escapePath(name).replace(/[\p{Zs}\p{Cf}\p{M}‘’‚‛′“”„‟″]/gu, (char) =>
+  return escapePath(name).replace(LOOK_ALIKE, (char) =>
     char === " " ? char : `\\u${char.codePointAt(0)?.toString(16).padStart(4, "0")}`,
   );
 }

@@ -171,7 +171,7 @@ export class Keyboard {
     }
   }
 
-  /** Drops the paste markers and turns line breaks inside a paste into ⏎. */
+  /** Drops the paste markers and turns line breaks inside a paste into the return symbol (U+23CE). */
   private unpaste(text: string): string {
     this.partial = "";
     let out = "";

@@ -59,13 +59,13 @@ export const PRICES: Record<string, ModelPrice> = {
   "claude-opus-5-5": price(4, 20, 5, 0.2, { source: OVERVIEW("opus-5-5") }),
   // Third-party price trackers report a cache-read cut to $0.10 on 2026-10-07; the overview page says $0.20.
   "claude-sonnet-5-5": price(2, 10, 2.5, 0.2, { source: OVERVIEW("sonnet-5-5") }),
-  // "From $0.10 / MTok for prompts up to 100K tokens"; the rates above 100K (5×) are from the page's price
+  // "From $0.10 / MTok for prompts up to 100K tokens"; the rates above 100K (5x) are from the page's price
   // list as quoted by apidog.com's API guide (2026-10-08), the overview's own excerpt being cut short.
   "claude-haiku-5-5": price(0.1, 0.5, 0.125, 0.01, {
     source: OVERVIEW("haiku-5-5"),
     longPrompt: { above: 100_000, input: 0.5, output: 2.5, cacheWrite: 0.625, cacheRead: 0.05 },
   }),
-  // $10 / $50 on the models pages; cache rates are the standard 1.25× and 0.1× of input.
+  // $10 / $50 on the models pages; cache rates are the standard 1.25x and 0.1x of input.
   "claude-fable-5-1": price(10, 50, 12.5, 1, { source: OVERVIEW("fable-5-1") }),
   "claude-fable-5": price(10, 50, 12.5, 1, { source: OVERVIEW("fable-5") }),
   // "It shares Claude Fable 5's specifications and pricing" (the Fable 5 overview); invitation only.
@@ -78,7 +78,7 @@ export const PRICES: Record<string, ModelPrice> = {
   "claude-opus-4-1": price(15, 75, 18.75, 1.5),
   "claude-sonnet-5": price(2, 10, 2.5, 0.2),
   "claude-sonnet-4-6": price(3, 15, 3.75, 0.3),
-  // "Deprecated … retires on November 30, 2026" (its overview page).
+  // "Deprecated [...] retires on November 30, 2026" (its overview page).
   "claude-sonnet-4-5": price(3, 15, 3.75, 0.3, { source: OVERVIEW("sonnet-4-5"), retired: "2026-11-30" }),
   "claude-haiku-4-5": price(1, 5, 1.25, 0.1),
 };

@@ -153,7 +153,7 @@ export function honestFailure(tool: string, result: string): string {
 
 /** A line as quoted in an answer: grep's clipped-line marker becomes a plain "…" (the marker is the tool's words, not the file's). */
 function unclipped(text: string): string {
-  return text.replace(/ … \[line clipped at \d+ characters\]$/, " …");
+  return text.replace(/ \u2026 \[line clipped at \d+ characters\]$/, " …"); // \u2026: "…"
 }
 
 /** What a definition line looks like for the overview: a keyword form at any indent. */

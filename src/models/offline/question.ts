@@ -60,7 +60,7 @@ export function parseQuestion(full: string): Question {
   // Curly apostrophes become straight ones; "where's", "user's", "don't" lose theirs, so an
   // apostrophe is never read as a quote.
   const text = raw
-    .replace(/[‘’]/g, "'")
+    .replace(/[\u2018\u2019]/g, "'") // ‘ and ’
     .replace(/(\w)'(s|re|ll|ve|d|t)\b/gi, "$1")
     .replace(/\(\*?([A-Za-z_]\w*)\)\.(\w+)/g, "$1.$2"); // Go's (*Command).Find is Command.Find
   const quoted = quotedName(text);

@@ -1,0 +1,80 @@
+// What `npm run build` does after tsc: it bundles dist/ into dist/bundle.cjs, the file `scout` runs
+// (src/scout.cts says why), and writes V8's code cache for it.
+//
+// The bundle is ASCII (test/bundle.test.ts checks): esbuild escapes strings, not regular expressions nor
+// the comments it keeps, so src/ writes those with \u escapes. One other character anywhere and Node reads
+// all 460 KB as two bytes a character, ~1 ms more at every start.
+import childProcess = require("node:child_process");
+import fs = require("node:fs");
+import path = require("node:path");
+import esbuild = require("esbuild");
+
+const DIST = __dirname;
+
+/**
+ * esbuild gives every `import fs from "node:fs"` its own copy of the module's exports (27 files import
+ * node:fs, 23 node:path), and the copying took ~4 ms of every start. Routed through one small module per
+ * built-in, the importers share one copy, as they share one module when Node loads them unbundled.
+ */
+const oneCopyOfEachBuiltin: esbuild.Plugin = {
+  name: "one-copy-of-each-builtin",
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      args.namespace === "builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
+      const name = JSON.stringify(args.path);
+      return { contents: `export * from ${name}; export { default } from ${name};` };
+    });
+  },
+};
+
+/**
+ * Packages stay in node_modules, required when first used, as from the modules; but the ones published
+ * only as ES modules are bundled. The bundle runs from V8's code cache (src/scout.cts), and on Node 20 code
+ * compiled from a cache cannot import(): Node no longer knows which script asked. They load lazily still.
+ */
+const ES_MODULE_PACKAGES = new Set(["marked", "@vscode/ripgrep"]);
+const packagesStayOutside: esbuild.Plugin = {
+  name: "packages-stay-outside",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
+      return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
+    });
+  },
+};
+
+async function build(): Promise<void> {
+  const { metafile } = await esbuild.build({
+    entryPoints: [path.join(DIST, "cli.js")],
+    outfile: path.join(DIST, "bundle.cjs"),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    // Every bundled module's import.meta.url is the bundle's (the architecture test checks what relies on it).
+    define: { "import.meta.url": "bundleUrl" },
+    banner: { js: "'use strict'; const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [oneCopyOfEachBuiltin, packagesStayOutside],
+    metafile: true,
+    logLevel: "warning",
+  });
+  const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
+  const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
+  if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to ES_MODULE_PACKAGES`);
+  // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
+  for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
+  // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted.
+  const run = `require(${JSON.stringify(path.join(DIST, "scout.cjs"))}).writeCodeCache()`;
+  const training = childProcess.spawnSync(process.execPath, ["-e", run], {
+    cwd: path.dirname(DIST), // Scout's own folder, whose package.json the run reads
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (training.status !== 0) throw new Error(`writing the bundle's code cache failed (exit ${training.status})`);
+}
+
+build().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
