@@ -31,16 +31,26 @@ const oneCopyOfEachBuiltin: esbuild.Plugin = {
 
 /**
  * Packages stay in node_modules, required when first used, as from the modules; but the ones published
- * only as ES modules are bundled. The bundle runs from V8's code cache (src/scout.cts), and on Node 20 code
- * compiled from a cache cannot import(): Node no longer knows which script asked. They load lazily still.
+ * only as ES modules are bundled, since the bundle cannot import() them. A vm.Script (src/scout.cts) can
+ * import() only with Node's USE_MAIN_CONTEXT_DEFAULT_LOADER, which prints an experimental warning, and on
+ * Node 20 not even then once it is compiled from a code cache ("A dynamic import callback was not specified").
+ * They still run only when first imported, and each keeps its own import.meta.url: rg's package finds its
+ * platform's rg from its own folder, wherever npm (or pnpm) put them.
  */
 const ES_MODULE_PACKAGES = new Set(["marked", "@vscode/ripgrep"]);
 const packagesStayOutside: esbuild.Plugin = {
   name: "packages-stay-outside",
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind === "entry-point") return undefined; // dist/cli.js, whose path may not start with "/"
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
       return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
+    });
+    build.onLoad({ filter: /\.m?js$/ }, async (args) => {
+      if (args.path.startsWith(DIST + path.sep)) return undefined; // Scout's own: the bundle's URL is theirs
+      const own = path.relative(DIST, args.path).split(path.sep).join("/"); // from dist/, as the bundle is
+      const text = await fs.promises.readFile(args.path, "utf8");
+      return { contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(own)}, bundleUrl).href`) };
     });
   },
 };
@@ -60,6 +70,7 @@ async function build(): Promise<void> {
     metafile: true,
     logLevel: "warning",
   });
+  // A name written out, that is: a computed import(name) is not in the metafile (test/bundle.test.ts finds those).
   const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
   const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
   if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to ES_MODULE_PACKAGES`);

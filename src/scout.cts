@@ -17,67 +17,104 @@ import vm = require("node:vm");
 import zlib = require("node:zlib");
 
 const BUNDLE = path.join(__dirname, "bundle.cjs");
-/** V8's code cache for the bundle: 4 bytes of the bundle file's CRC-32, then V8's data (writeCodeCache, at build time). */
+/**
+ * V8's code cache for the bundle, written at build time (writeCodeCache): a first line of JSON saying what it
+ * was made for, then V8's data. V8 checks a cache against the source's length and its own version and flags
+ * only, and in a release build never checks the data itself (damaged data crashed Node), so the line holds
+ * the bundle file's CRC-32, Node's version and the data's CRC-32. (Node 22's own compile cache does the same.)
+ */
 const CODE_CACHE = path.join(__dirname, "bundle.cjs.v8-cache");
+interface CacheHeader {
+  bundleCrc: number;
+  node: string;
+  dataCrc: number;
+}
 /** The command the build runs to fill the cache: what start-up, the workspace and one tool call compile. */
 const CACHE_TRAINING_RUN = ["tool", "read_file", '{"path":"package.json"}'];
 
-/** What became of the code cache: V8 took it, V8 refused it (another Node), it was for another bundle, or none. */
-export type CodeCacheUse = "used" | "rejected by V8" | "for another bundle" | "none";
+/** Why the code cache was not used, when it was not. */
+type Unused = "none" | "for another bundle" | "for another Node" | "damaged";
+/** What becomes of the code cache: V8 takes it, V8 refuses it (V8 flags of its own), or it is not even offered. */
+export type CodeCacheUse = "used" | "rejected by V8" | Unused;
 
-/**
- * The bundle compiled as Node's CommonJS loader would, from the code cache when it is this bundle's.
- * V8 checks only the source's length and its own version and flags, so the cache carries the bundle's
- * CRC-32 too (as Node 22's own compile cache does): an edited bundle of the same length is compiled afresh.
- */
-export function compileBundle(useCache = true): { script: vm.Script; cache: CodeCacheUse; crc: number } {
-  const bytes = fs.readFileSync(BUNDLE);
-  const crc = zlib.crc32(bytes);
-  const text = bytes.toString("utf8");
+/** The code cache's data when it was written for this bundle file, by this Node, and is whole; else why not. */
+function savedCodeCache(bundle: Buffer): { data: Buffer } | { unused: Unused } {
+  let saved: Buffer;
+  try {
+    saved = fs.readFileSync(CODE_CACHE);
+  } catch {
+    return { unused: "none" }; // not built yet, or removed
+  }
+  const end = saved.indexOf(10); // the header line's "\n"
+  let header: Partial<CacheHeader> = {};
+  try {
+    header = JSON.parse(saved.subarray(0, Math.max(end, 0)).toString());
+  } catch {} // not JSON: damaged, as below
+  const data = saved.subarray(end + 1);
+  if (end < 0 || header.dataCrc !== zlib.crc32(data)) return { unused: "damaged" };
+  if (header.bundleCrc !== zlib.crc32(bundle)) return { unused: "for another bundle" };
+  if (header.node !== process.version) return { unused: "for another Node" };
+  return { data };
+}
+
+/** The bundle compiled as Node's CommonJS loader would, from V8's code cache when one is given. */
+function compileBundle(bundle: Buffer, cachedData?: Buffer): vm.Script {
+  const text = bundle.toString("utf8");
   const source = text.startsWith("#!") ? text.slice(text.indexOf("\n")) : text; // the loader drops a #! line too
-  const saved = useCache ? readIfThere(CODE_CACHE) : undefined;
-  const ours = saved !== undefined && saved.length > 4 && saved.readUInt32BE(0) === crc;
-  const script = new vm.Script(nodeModule.wrap(source), {
-    filename: BUNDLE,
-    cachedData: ours ? saved.subarray(4) : undefined,
-  });
-  const cache =
-    saved === undefined ? "none" : !ours ? "for another bundle" : script.cachedDataRejected ? "rejected by V8" : "used";
-  return { script, cache, crc };
+  return new vm.Script(nodeModule.wrap(source), { filename: BUNDLE, cachedData });
 }
 
 /** Runs the compiled bundle as the module dist/bundle.cjs, listed in require.cache as require() would list it. */
 function runBundle(script: vm.Script): void {
   const bundle = new nodeModule(BUNDLE, module);
   bundle.filename = BUNDLE;
+  bundle.paths = module.paths; // the same folder's
   require.cache[BUNDLE] = bundle;
   script.runInThisContext()(bundle.exports, nodeModule.createRequire(BUNDLE), bundle, BUNDLE, __dirname);
   bundle.loaded = true;
 }
 
-/** For the build: runs CACHE_TRAINING_RUN from a bundle compiled afresh, and at exit saves what V8 compiled. */
-export function writeCodeCache(): void {
-  const { script, crc } = compileBundle(false);
-  const header = Buffer.alloc(4);
-  header.writeUInt32BE(crc);
-  process.on("exit", () => fs.writeFileSync(CODE_CACHE, Buffer.concat([header, script.createCachedData()])));
-  process.argv = [process.execPath, BUNDLE, ...CACHE_TRAINING_RUN];
-  runBundle(script);
+/** Runs the bundle: from the code cache when it is this bundle's, else through Node's own loader, as before it. */
+function startBundle(): void {
+  let bundle: Buffer;
+  try {
+    bundle = fs.readFileSync(BUNDLE);
+  } catch {
+    console.error(`scout: ${BUNDLE} is missing: build Scout first (npm run build)`);
+    process.exit(1);
+  }
+  const saved = savedCodeCache(bundle);
+  // V8 may still refuse the data (a V8 flag of the person's own): then it has compiled the bundle afresh.
+  if ("data" in saved) runBundle(compileBundle(bundle, saved.data));
+  else require(BUNDLE); // and on Node 22.8+, Node's compile cache
 }
 
-function readIfThere(file: string): Buffer | undefined {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return undefined; // not built yet, or removed: V8 compiles as it would without it
-  }
+/** What the bin makes of the code cache now (for the tests). */
+export function codeCacheUse(): CodeCacheUse {
+  const bundle = fs.readFileSync(BUNDLE);
+  const saved = savedCodeCache(bundle);
+  if (!("data" in saved)) return saved.unused;
+  return compileBundle(bundle, saved.data).cachedDataRejected ? "rejected by V8" : "used";
+}
+
+/** For the build: runs CACHE_TRAINING_RUN from the bundle compiled afresh, and at exit saves what V8 compiled. */
+export function writeCodeCache(): void {
+  const bundle = fs.readFileSync(BUNDLE);
+  const script = compileBundle(bundle);
+  process.on("exit", () => {
+    const data = script.createCachedData();
+    const header: CacheHeader = { bundleCrc: zlib.crc32(bundle), node: process.version, dataCrc: zlib.crc32(data) };
+    fs.writeFileSync(CODE_CACHE, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), data]));
+  });
+  process.argv = [process.execPath, BUNDLE, ...CACHE_TRAINING_RUN];
+  runBundle(script);
 }
 
 if (require.main === module) {
   const args = process.argv.slice(2);
   // A learner's --loop, --tool or --adapter file imports Scout's modules (src/learner-code.ts), so Scout runs
   // as those same modules then: one copy of each, shared (one TurnQuit, one tool registry, one UnreadableInput).
-  // (Nor could the bundle import() the file: code compiled from a cache cannot, on Node 20; src/build.cts.)
+  // (Nor could the bundle import() the file: src/build.cts.)
   const learnerCode = args.some((arg) => /^--(loop|tool|adapter)(=|$)/.test(arg));
 
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
@@ -85,8 +122,8 @@ if (require.main === module) {
   } else if (learnerCode) {
     import("./cli.js");
   } else {
-    // Node 22.8+ caches what it compiles (src/cli.ts says more): here, the packages the bundle requires.
+    // Node 22.8+ caches what it compiles (src/cli.ts says more): the packages the bundle requires, or the bundle.
     (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-    runBundle(compileBundle().script);
+    startBundle();
   }
 }

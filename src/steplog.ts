@@ -144,7 +144,7 @@ export class StepLog {
   }
 
   private spinnerLabel = "";
-  /** "waiting for the model... 3 s" behind a spinner, redrawn in place until output starts. */
+  /** A spinner, "waiting for the model", an ellipsis and the seconds ("3 s"), redrawn in place until output starts. */
   private startSpinner(label: string): void {
     this.spinnerLabel = label;
     if (!this.options.spinner || this.options.quiet) return;

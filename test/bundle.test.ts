@@ -1,8 +1,8 @@
 // The bin runs the bundle from V8's code cache (src/scout.cts, src/build.cts): only a cache made for this very bundle.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { LEARNER_FILES, REPO_ROOT, makeTree, runCli } from "./helpers.js";
 
@@ -12,29 +12,32 @@ const binOf = (root: string) => path.join(root, "dist", "scout.cjs");
  * so in this one a second compile would not even read the cache.
  */
 function cacheUse(root: string): string {
-  const ask = `console.log(require(${JSON.stringify(binOf(root))}).compileBundle().cache)`;
+  const ask = `console.log(require(${JSON.stringify(binOf(root))}).codeCacheUse())`;
   return execFileSync(process.execPath, ["-e", ask], { encoding: "utf8" }).trim();
 }
-/** The bundle's CRC-32, as the bin computes it (src/scout.cts). */
-const crcOf = (root: string) =>
-  (createRequire(import.meta.url)(binOf(root)) as { compileBundle(useCache: boolean): { crc: number } }).compileBundle(
-    false,
-  ).crc;
 
 /** A copy of Scout as built (package.json and dist/, node_modules linked), whose bundle a test may change. */
-function copyOfScout(): string {
+function copyOfScout(modules = path.join(REPO_ROOT, "node_modules")): string {
   const root = makeTree(
     { "package.json": fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8") },
     "scout-copy-",
   );
   fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"), { recursive: true });
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"));
+  fs.symlinkSync(modules, path.join(root, "node_modules"));
   return root;
+}
+
+/** Writes a code cache file: its header line, then `data`. */
+function writeCache(root: string, data: Buffer, header: Partial<{ bundleCrc: number; node: string; dataCrc: number }>) {
+  const bundleCrc = zlib.crc32(fs.readFileSync(path.join(root, "dist", "bundle.cjs")));
+  const line = JSON.stringify({ bundleCrc, node: process.version, dataCrc: zlib.crc32(data), ...header });
+  fs.writeFileSync(path.join(root, "dist", "bundle.cjs.v8-cache"), Buffer.concat([Buffer.from(`${line}\n`), data]));
 }
 
 const workspace = makeTree({ "a.txt": "one line\n" });
 const readA = (scout: string) =>
   runCli(["tool", "read_file", '{"path":"a.txt"}'], { cwd: workspace, cli: binOf(scout) });
+const READ_A = [0, "1\tone line\n(lines 1-1 of 1)\n", ""];
 
 describe("the bin's bundle and its code cache", () => {
   it("has a code cache, written by the build for this bundle, which V8 takes", () => {
@@ -53,22 +56,31 @@ describe("the bin's bundle and its code cache", () => {
     expect(run.stdout).toContain("(LINES 1-1 of 1)");
   });
 
-  it("changes nothing but the time when V8 refuses it, or when there is none", async () => {
+  it("changes nothing but the time when it is damaged, for another Node, refused by V8, or missing", async () => {
     const scout = copyOfScout();
     const cacheFile = path.join(scout, "dist", "bundle.cjs.v8-cache");
-    const header = Buffer.alloc(4);
-    header.writeUInt32BE(crcOf(scout)); // this bundle's, so V8 is asked
-    fs.writeFileSync(cacheFile, Buffer.concat([header, Buffer.from("not what V8 wrote".repeat(100))]));
-    expect(cacheUse(scout)).toBe("rejected by V8");
-    const refused = await readA(scout);
+    const saved = fs.readFileSync(cacheFile);
+    const damaged = Buffer.from(saved);
+    damaged.fill(0xff, 200, 264); // V8 does not check its data: run, these bytes crashed Node (exit 139)
+    fs.writeFileSync(cacheFile, damaged);
+    const runs = [[cacheUse(scout), await readA(scout)]];
+    const data = saved.subarray(saved.indexOf(10) + 1);
+    writeCache(scout, data, { node: "v0.0.0" });
+    runs.push([cacheUse(scout), await readA(scout)]);
+    writeCache(scout, Buffer.from("not what V8 wrote".repeat(100)), {});
+    runs.push([cacheUse(scout), await readA(scout)]);
     fs.rmSync(cacheFile);
-    expect(cacheUse(scout)).toBe("none");
-    const none = await readA(scout);
-    for (const run of [refused, none])
-      expect([run.code, run.stdout, run.stderr]).toEqual([0, "1\tone line\n(lines 1-1 of 1)\n", ""]);
+    runs.push([cacheUse(scout), await readA(scout)]);
+    const seen = runs.map(([use, run]) => [use, typeof run === "string" ? run : [run.code, run.stdout, run.stderr]]);
+    expect(seen).toEqual([
+      ["damaged", READ_A],
+      ["for another Node", READ_A],
+      ["rejected by V8", READ_A],
+      ["none", READ_A],
+    ]);
   });
 
-  it("is refused at build time to a bundle that would import() a package: code from a cache cannot, on Node 20", async () => {
+  it("is refused at build time to a bundle that would import() a package: a vm.Script cannot", async () => {
     const scout = copyOfScout();
     fs.appendFileSync(path.join(scout, "dist", "cli.js"), '\nexport const late = () => import("fast-glob");\n');
     const build = await runCli([], { cli: path.join(scout, "dist", "build.cjs"), cwd: scout });
@@ -76,16 +88,46 @@ describe("the bin's bundle and its code cache", () => {
     expect(build.stderr).toContain("the bundle cannot import() fast-glob: add it to ES_MODULE_PACKAGES");
   });
 
+  it("calls import() only in learner-code.js, which the bin never runs from the bundle (it runs the modules then)", () => {
+    const calls = modulesWhere(/(?<![\w$.])import\(/);
+    expect(calls).toEqual(["dist/learner-code.js"]);
+  });
+
+  it("keeps rg's package's own folder: grep finds rg where npm nested it under @vscode/ripgrep", async () => {
+    const repoModules = path.join(REPO_ROOT, "node_modules");
+    const platform = `@vscode/ripgrep-${process.platform}-${process.arch}`;
+    const modules = makeTree({}, "scout-modules-");
+    for (const name of fs.readdirSync(repoModules).filter((name) => name !== "@vscode"))
+      fs.symlinkSync(path.join(repoModules, name), path.join(modules, name));
+    fs.cpSync(path.join(repoModules, "@vscode", "ripgrep"), path.join(modules, "@vscode", "ripgrep"), {
+      recursive: true,
+    });
+    fs.mkdirSync(path.join(modules, "@vscode", "ripgrep", "node_modules", "@vscode"), { recursive: true });
+    fs.symlinkSync(
+      path.join(repoModules, platform),
+      path.join(modules, "@vscode", "ripgrep", "node_modules", platform),
+    );
+    const scout = copyOfScout(modules);
+    expect((await runCli([], { cli: path.join(scout, "dist", "build.cjs"), cwd: scout })).code).toBe(0);
+    const grep = await runCli(["tool", "grep", '{"pattern":"one"}'], { cwd: workspace, cli: binOf(scout) });
+    expect([grep.code, grep.stdout, grep.stderr]).toEqual([0, "a.txt:1:one line\n", ""]);
+  });
+
   it("is ASCII text, read by Node as one byte a character: a regular expression or a kept comment in src/ can break that", () => {
     // esbuild escapes strings as ASCII, not regular expressions nor the comments it keeps; one other character
     // anywhere makes the whole 460 KB text two bytes a character (~1.5 ms to read, against ~0.5).
     const learners = LEARNER_FILES.map((file) => `dist/${file.replace(/\.ts$/, ".js")}`);
-    let module = "";
-    const found: string[] = [];
-    for (const line of fs.readFileSync(path.join(REPO_ROOT, "dist", "bundle.cjs"), "utf8").split("\n")) {
-      module = /^\/\/ ((?:dist|node_modules)\/\S+)$/.exec(line)?.[1] ?? module; // esbuild's line before each module
-      if (/[^\x00-\x7f]/.test(line) && !learners.includes(module)) found.push(`${module}: ${line.trim().slice(0, 80)}`);
-    }
-    expect(found).toEqual([]);
+    expect(modulesWhere(/[^\x00-\x7f]/).filter((module) => !learners.includes(module))).toEqual([]);
   });
 });
+
+/** The bundled modules (esbuild names each on a line of its own before its code) with a line that matches. */
+function modulesWhere(pattern: RegExp): string[] {
+  let module = "";
+  const found = new Set<string>();
+  for (const line of fs.readFileSync(path.join(REPO_ROOT, "dist", "bundle.cjs"), "utf8").split("\n")) {
+    module = /^\/\/ ((?:dist|node_modules)\/\S+)$/.exec(line)?.[1] ?? module;
+    if (pattern.test(line)) found.add(module);
+  }
+  return [...found];
+}

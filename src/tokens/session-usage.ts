@@ -52,7 +52,7 @@ export class SessionUsage {
     return lines.join("\n");
   }
 
-  /** The exit line: "session: 2 turns, 7,833 input tokens, ..., $0.0096" (dots between), or "" when no turn ran. */
+  /** The exit line ("session: 2 turns", "7,833 input tokens", ..., "$0.0096", joined by middle dots), or "" when no turn ran. */
   exitLine(): string {
     const n = this.turns.length;
     return n === 0 ? "" : `session: ${n} turn${n === 1 ? "" : "s"} · ${describeTurns(this.turns)}`;
