@@ -24,6 +24,7 @@ import {
   CLI,
   FIRST_ANSWER_TARGET_MS,
   GROUPS,
+  STARTUP_MIN_RUNS,
   REPO_ROOT,
   memoryCases,
   replCases,
@@ -227,7 +228,7 @@ function printReport(report: {
         `(${((100 * t.hiddenBytes) / t.bytes).toFixed(0)}% of bytes); seed ${t.seed}; ${t.root}`,
     );
   console.log(
-    `times: ${meta.runs} runs after ${meta.warmupRuns} warm-up, interleaved, page cache warm; ` +
+    `times: ${meta.runs} runs (the start-up sections at least ${STARTUP_MIN_RUNS}) after ${meta.warmupRuns} warm-up, interleaved, page cache warm; ` +
       `ratio = median / the fastest baseline's median ("base"); min ratio = min / that baseline's min\n`,
   );
 
