@@ -10,6 +10,8 @@ import path = require("node:path");
 import esbuild = require("esbuild");
 
 const DIST = __dirname;
+/** The argument that makes this file the build's training run instead of the build (see the end of build()). */
+const WRITE_CODE_CACHE = "--write-code-cache";
 
 /**
  * esbuild gives every `import fs from "node:fs"` its own copy of the module's exports (27 files import
@@ -34,8 +36,8 @@ const oneCopyOfEachBuiltin: esbuild.Plugin = {
  * only as ES modules are bundled, since the bundle cannot import() them. A vm.Script (src/scout.cts) can
  * import() only with Node's USE_MAIN_CONTEXT_DEFAULT_LOADER, which prints an experimental warning, and on
  * Node 20 not even then once it is compiled from a code cache ("A dynamic import callback was not specified").
- * They still run only when first imported, and each keeps its own import.meta.url: rg's package finds its
- * platform's rg from its own folder, wherever npm (or pnpm) put them.
+ * They still run only when first imported, and each keeps an import.meta.url of its own file, found when the
+ * bundle runs: rg's package finds its platform's rg from its own folder, wherever npm (or pnpm) put it.
  */
 const ES_MODULE_PACKAGES = new Set(["marked", "@vscode/ripgrep"]);
 const packagesStayOutside: esbuild.Plugin = {
@@ -43,17 +45,35 @@ const packagesStayOutside: esbuild.Plugin = {
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === "entry-point") return undefined; // dist/cli.js, whose path may not start with "/"
+      if (args.kind === "require-resolve") return { external: true }; // packageFileUrl's: resolved as the bundle runs
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
       return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
     });
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       if (args.path.startsWith(DIST + path.sep)) return undefined; // Scout's own: the bundle's URL is theirs
-      const own = path.relative(DIST, args.path).split(path.sep).join("/"); // from dist/, as the bundle is
-      const text = await fs.promises.readFile(args.path, "utf8");
-      return { contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(own)}, bundleUrl).href`) };
+      const source = await fs.promises.readFile(args.path, "utf8");
+      if (!source.includes("import.meta")) return undefined;
+      // esbuild's own define, file by file, so a string that mentions import.meta.url is left alone.
+      const { code } = await esbuild.transform(source, {
+        define: { "import.meta.url": "packageFileUrl" },
+        format: "esm",
+        loader: "js",
+      });
+      return { contents: `const packageFileUrl = ${packageFileUrl(args.path)};\n${code}` };
     });
   },
 };
+
+/** An expression for a bundled package file's URL, found from its package's entry point as Node resolves it. */
+function packageFileUrl(file: string): string {
+  let root = path.dirname(file);
+  while (!fs.existsSync(path.join(root, "package.json"))) root = path.dirname(root);
+  const { name } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { name: string };
+  const entry = require.resolve(name, { paths: [DIST] });
+  const rel = path.relative(path.dirname(entry), file).split(path.sep).join("/");
+  const entryUrl = `require("node:url").pathToFileURL(require.resolve(${JSON.stringify(name)})).href`;
+  return `new URL(${JSON.stringify(rel)}, ${entryUrl}).href`;
+}
 
 async function build(): Promise<void> {
   const { metafile } = await esbuild.build({
@@ -63,7 +83,7 @@ async function build(): Promise<void> {
     platform: "node",
     target: "node20",
     format: "cjs",
-    // Every bundled module's import.meta.url is the bundle's (the architecture test checks what relies on it).
+    // Every module of Scout's own has the bundle's import.meta.url (the architecture test checks what relies on it).
     define: { "import.meta.url": "bundleUrl" },
     banner: { js: "'use strict'; const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [oneCopyOfEachBuiltin, packagesStayOutside],
@@ -76,16 +96,20 @@ async function build(): Promise<void> {
   if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to ES_MODULE_PACKAGES`);
   // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
   for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
-  // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted.
-  const run = `require(${JSON.stringify(path.join(DIST, "scout.cjs"))}).writeCodeCache()`;
-  const training = childProcess.spawnSync(process.execPath, ["-e", run], {
+  // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted. The run
+  // is this file again, so that Node is started with no options of its own, as `scout` is (src/scout.cts).
+  const training = childProcess.spawnSync(process.execPath, [__filename, WRITE_CODE_CACHE], {
     cwd: path.dirname(DIST), // Scout's own folder, whose package.json the run reads
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (training.status !== 0) throw new Error(`writing the bundle's code cache failed (exit ${training.status})`);
 }
 
-build().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+if (process.argv[2] === WRITE_CODE_CACHE) {
+  require("./scout.cjs").writeCodeCache();
+} else {
+  build().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

@@ -5,7 +5,7 @@
 // Why a bundle: Node 20 reads each ES module in several trips to its thread pool, and Scout's REPL loads
 // ~50 of them before its prompt. Why compiled here, with V8's code cache: V8 parses all 460 KB of the bundle
 // before its first line runs (~9 ms); the cache, written at build time, holds that work done (~3 ms to read).
-// With both, `scout tool read_file` takes ~1.27× the time of `node -e 0`, against ~1.6× for the modules
+// With both, `scout tool read_file` takes ~1.25× the time of `node -e 0`, against ~1.6× for the modules
 // (npm run bench; issue 28, lessons/reference.md). The bundle is the same code: dist/cli.js runs the modules
 // unbundled (`node dist/cli.js`), and the tests import them. Each module's code in the bundle still runs only
 // when it is first imported. dist/cli.js stays executable too: npx keeps the bin it first linked for a folder,
@@ -21,39 +21,43 @@ const BUNDLE = path.join(__dirname, "bundle.cjs");
  * V8's code cache for the bundle, written at build time (writeCodeCache): a first line of JSON saying what it
  * was made for, then V8's data. V8 checks a cache against the source's length and its own version and flags
  * only, and in a release build never checks the data itself (damaged data crashed Node), so the line holds
- * the bundle file's CRC-32, Node's version and the data's CRC-32. (Node 22's own compile cache does the same.)
+ * the bundle file's CRC-32, Node's version, the options Node was started with and the data's CRC-32.
  */
 const CODE_CACHE = path.join(__dirname, "bundle.cjs.v8-cache");
 interface CacheHeader {
   bundleCrc: number;
   node: string;
+  options: string;
   dataCrc: number;
 }
+/** NODE_OPTIONS and node's own options: V8 refuses a cache made under other V8 flags, and Node's cache is faster. */
+const nodeOptions = () => `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
 /** The command the build runs to fill the cache: what start-up, the workspace and one tool call compile. */
 const CACHE_TRAINING_RUN = ["tool", "read_file", '{"path":"package.json"}'];
 
-/** Why the code cache was not used, when it was not. */
+/** Why the code cache was not used, when it was not ("for another Node": another version, or other options). */
 type Unused = "none" | "for another bundle" | "for another Node" | "damaged";
 /** What becomes of the code cache: V8 takes it, V8 refuses it (V8 flags of its own), or it is not even offered. */
 export type CodeCacheUse = "used" | "rejected by V8" | Unused;
 
-/** The code cache's data when it was written for this bundle file, by this Node, and is whole; else why not. */
+/** The code cache's data when it was written for this bundle file, by this Node so started, and is whole; else why not. */
 function savedCodeCache(bundle: Buffer): { data: Buffer } | { unused: Unused } {
   let saved: Buffer;
   try {
+    if (!fs.statSync(CODE_CACHE).isFile()) return { unused: "none" }; // a folder, or a FIFO that would never end
     saved = fs.readFileSync(CODE_CACHE);
   } catch {
-    return { unused: "none" }; // not built yet, or removed
+    return { unused: "none" }; // not built yet, removed, or unreadable
   }
   const end = saved.indexOf(10); // the header line's "\n"
   let header: Partial<CacheHeader> = {};
   try {
-    header = JSON.parse(saved.subarray(0, Math.max(end, 0)).toString());
+    header = JSON.parse(saved.subarray(0, Math.max(end, 0)).toString()) ?? {}; // "null" too
   } catch {} // not JSON: damaged, as below
   const data = saved.subarray(end + 1);
   if (end < 0 || header.dataCrc !== zlib.crc32(data)) return { unused: "damaged" };
   if (header.bundleCrc !== zlib.crc32(bundle)) return { unused: "for another bundle" };
-  if (header.node !== process.version) return { unused: "for another Node" };
+  if (header.node !== process.version || header.options !== nodeOptions()) return { unused: "for another Node" };
   return { data };
 }
 
@@ -80,7 +84,7 @@ function startBundle(): void {
   try {
     bundle = fs.readFileSync(BUNDLE);
   } catch {
-    console.error(`scout: ${BUNDLE} is missing: build Scout first (npm run build)`);
+    console.error(`scout: ${BUNDLE} cannot be read: build Scout first (npm run build)`);
     process.exit(1);
   }
   const saved = savedCodeCache(bundle);
@@ -103,7 +107,12 @@ export function writeCodeCache(): void {
   const script = compileBundle(bundle);
   process.on("exit", () => {
     const data = script.createCachedData();
-    const header: CacheHeader = { bundleCrc: zlib.crc32(bundle), node: process.version, dataCrc: zlib.crc32(data) };
+    const header: CacheHeader = {
+      bundleCrc: zlib.crc32(bundle),
+      node: process.version,
+      options: nodeOptions(),
+      dataCrc: zlib.crc32(data),
+    };
     fs.writeFileSync(CODE_CACHE, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), data]));
   });
   process.argv = [process.execPath, BUNDLE, ...CACHE_TRAINING_RUN];

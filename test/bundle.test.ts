@@ -9,11 +9,12 @@ import { LEARNER_FILES, REPO_ROOT, makeTree, runCli } from "./helpers.js";
 const binOf = (root: string) => path.join(root, "dist", "scout.cjs");
 /**
  * What the bin makes of the code cache, asked in a fresh process: V8 keeps what it compiled in memory,
- * so in this one a second compile would not even read the cache.
+ * so in this one a second compile would not even read the cache. A script, not `node -e`: Node's options
+ * are part of what the cache was made for.
  */
 function cacheUse(root: string): string {
-  const ask = `console.log(require(${JSON.stringify(binOf(root))}).codeCacheUse())`;
-  return execFileSync(process.execPath, ["-e", ask], { encoding: "utf8" }).trim();
+  const ask = makeTree({ "ask.cjs": `console.log(require(${JSON.stringify(binOf(root))}).codeCacheUse());\n` });
+  return execFileSync(process.execPath, [path.join(ask, "ask.cjs")], { encoding: "utf8" }).trim();
 }
 
 /** A copy of Scout as built (package.json and dist/, node_modules linked), whose bundle a test may change. */
@@ -27,10 +28,13 @@ function copyOfScout(modules = path.join(REPO_ROOT, "node_modules")): string {
   return root;
 }
 
-/** Writes a code cache file: its header line, then `data`. */
-function writeCache(root: string, data: Buffer, header: Partial<{ bundleCrc: number; node: string; dataCrc: number }>) {
-  const bundleCrc = zlib.crc32(fs.readFileSync(path.join(root, "dist", "bundle.cjs")));
-  const line = JSON.stringify({ bundleCrc, node: process.version, dataCrc: zlib.crc32(data), ...header });
+/** Writes a code cache file: the build's header line (from `built`) with `header`'s changes and `data`'s CRC-32, then `data`. */
+function writeCache(root: string, built: Buffer, data: Buffer, header: Record<string, unknown>) {
+  const line = JSON.stringify({
+    ...JSON.parse(built.subarray(0, built.indexOf(10)).toString()),
+    dataCrc: zlib.crc32(data),
+    ...header,
+  });
   fs.writeFileSync(path.join(root, "dist", "bundle.cjs.v8-cache"), Buffer.concat([Buffer.from(`${line}\n`), data]));
 }
 
@@ -56,7 +60,7 @@ describe("the bin's bundle and its code cache", () => {
     expect(run.stdout).toContain("(LINES 1-1 of 1)");
   });
 
-  it("changes nothing but the time when it is damaged, for another Node, refused by V8, or missing", async () => {
+  it("changes nothing but the time when it is damaged, for another Node or other options, refused by V8, or missing", async () => {
     const scout = copyOfScout();
     const cacheFile = path.join(scout, "dist", "bundle.cjs.v8-cache");
     const saved = fs.readFileSync(cacheFile);
@@ -65,9 +69,13 @@ describe("the bin's bundle and its code cache", () => {
     fs.writeFileSync(cacheFile, damaged);
     const runs = [[cacheUse(scout), await readA(scout)]];
     const data = saved.subarray(saved.indexOf(10) + 1);
-    writeCache(scout, data, { node: "v0.0.0" });
+    writeCache(scout, saved, data, { node: "v0.0.0" });
     runs.push([cacheUse(scout), await readA(scout)]);
-    writeCache(scout, Buffer.from("not what V8 wrote".repeat(100)), {});
+    writeCache(scout, saved, data, { options: "--max-old-space-size=100" });
+    runs.push([cacheUse(scout), await readA(scout)]);
+    writeCache(scout, saved, Buffer.from("not what V8 wrote".repeat(100)), {});
+    runs.push([cacheUse(scout), await readA(scout)]);
+    fs.writeFileSync(cacheFile, `null\n${data}`);
     runs.push([cacheUse(scout), await readA(scout)]);
     fs.rmSync(cacheFile);
     runs.push([cacheUse(scout), await readA(scout)]);
@@ -75,7 +83,9 @@ describe("the bin's bundle and its code cache", () => {
     expect(seen).toEqual([
       ["damaged", READ_A],
       ["for another Node", READ_A],
+      ["for another Node", READ_A], // other options
       ["rejected by V8", READ_A],
+      ["damaged", READ_A], // a header line of null
       ["none", READ_A],
     ]);
   });
@@ -93,7 +103,7 @@ describe("the bin's bundle and its code cache", () => {
     expect(calls).toEqual(["dist/learner-code.js"]);
   });
 
-  it("keeps rg's package's own folder: grep finds rg where npm nested it under @vscode/ripgrep", async () => {
+  it("keeps rg's package's own folder: grep finds rg where npm nested it under @vscode/ripgrep, and after a move", async () => {
     const repoModules = path.join(REPO_ROOT, "node_modules");
     const platform = `@vscode/ripgrep-${process.platform}-${process.arch}`;
     const modules = makeTree({}, "scout-modules-");
@@ -110,7 +120,15 @@ describe("the bin's bundle and its code cache", () => {
     const scout = copyOfScout(modules);
     expect((await runCli([], { cli: path.join(scout, "dist", "build.cjs"), cwd: scout })).code).toBe(0);
     const grep = await runCli(["tool", "grep", '{"pattern":"one"}'], { cwd: workspace, cli: binOf(scout) });
-    expect([grep.code, grep.stdout, grep.stderr]).toEqual([0, "a.txt:1:one line\n", ""]);
+    // And from Scout's folder moved after the build: rg's package is found as the bundle runs.
+    const moved = path.join(`${scout}-moved`, "one-folder-deeper");
+    fs.mkdirSync(`${scout}-moved`);
+    fs.renameSync(scout, moved);
+    const grepMoved = await runCli(["tool", "grep", '{"pattern":"one"}'], { cwd: workspace, cli: binOf(moved) });
+    fs.renameSync(moved, scout); // where the tree's clean-up will look
+    fs.rmdirSync(`${scout}-moved`);
+    for (const run of [grep, grepMoved])
+      expect([run.code, run.stdout, run.stderr]).toEqual([0, "a.txt:1:one line\n", ""]);
   });
 
   it("is ASCII text, read by Node as one byte a character: a regular expression or a kept comment in src/ can break that", () => {
