@@ -7,7 +7,7 @@
 import childProcess = require("node:child_process");
 import fs = require("node:fs");
 import path = require("node:path");
-import esbuild = require("esbuild");
+import type esbuild = require("esbuild"); // required in build(): the training run (WRITE_CODE_CACHE) needs none
 
 const DIST = __dirname;
 /** The argument that makes this file the build's training run instead of the build (see the end of build()). */
@@ -45,7 +45,7 @@ const packagesStayOutside: esbuild.Plugin = {
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === "entry-point") return undefined; // dist/cli.js, whose path may not start with "/"
-      if (args.kind === "require-resolve") return { external: true }; // packageFileUrl's: resolved as the bundle runs
+      if (args.kind === "require-resolve") return { external: true }; // packageFileUrl's too: resolved as the bundle runs
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
       return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
     });
@@ -54,29 +54,49 @@ const packagesStayOutside: esbuild.Plugin = {
       const source = await fs.promises.readFile(args.path, "utf8");
       if (!source.includes("import.meta")) return undefined;
       // esbuild's own define, file by file, so a string that mentions import.meta.url is left alone.
-      const { code } = await esbuild.transform(source, {
+      const { code } = await build.esbuild.transform(source, {
         define: { "import.meta.url": "packageFileUrl" },
         format: "esm",
         loader: "js",
       });
+      // esbuild would make any other import.meta field undefined, and say nothing for a package's file.
+      if (code.includes("import.meta")) throw new Error(`${args.path} uses import.meta beyond its url`);
       return { contents: `const packageFileUrl = ${packageFileUrl(args.path)};\n${code}` };
     });
   },
 };
 
-/** An expression for a bundled package file's URL, found from its package's entry point as Node resolves it. */
+/**
+ * An expression for a bundled package file's URL, found from its package's entry point as `require` resolves
+ * it when the bundle runs (a package whose entry point differs by --conditions would need more).
+ */
 function packageFileUrl(file: string): string {
-  let root = path.dirname(file);
-  while (!fs.existsSync(path.join(root, "package.json"))) root = path.dirname(root);
-  const { name } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { name: string };
-  const entry = require.resolve(name, { paths: [DIST] });
+  const name = packageNameOf(file);
+  let entry: string;
+  try {
+    entry = require.resolve(name, { paths: [DIST] });
+  } catch (error) {
+    throw new Error(
+      `${name}: require.resolve finds no entry point, which the bundle needs: ${(error as Error).message}`,
+    );
+  }
   const rel = path.relative(path.dirname(entry), file).split(path.sep).join("/");
   const entryUrl = `require("node:url").pathToFileURL(require.resolve(${JSON.stringify(name)})).href`;
   return `new URL(${JSON.stringify(rel)}, ${entryUrl}).href`;
 }
 
+/** The name in the nearest package.json above a file that has one (a nested {"type": "module"} has none). */
+function packageNameOf(file: string): string {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    const name = fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: string }).name;
+    if (name) return name;
+  }
+  throw new Error(`no package.json with a name above ${file}`);
+}
+
 async function build(): Promise<void> {
-  const { metafile } = await esbuild.build({
+  const { metafile } = await (require("esbuild") as typeof esbuild).build({
     entryPoints: [path.join(DIST, "cli.js")],
     outfile: path.join(DIST, "bundle.cjs"),
     bundle: true,
@@ -97,7 +117,8 @@ async function build(): Promise<void> {
   // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
   for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
   // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted. The run
-  // is this file again, so that Node is started with no options of its own, as `scout` is (src/scout.cts).
+  // is this file again, so that Node has no command-line options of its own, as `scout` has none; NODE_OPTIONS it
+  // inherits, and a `scout` run with other NODE_OPTIONS requires the bundle instead (src/scout.cts).
   const training = childProcess.spawnSync(process.execPath, [__filename, WRITE_CODE_CACHE], {
     cwd: path.dirname(DIST), // Scout's own folder, whose package.json the run reads
     stdio: ["ignore", "ignore", "inherit"],

@@ -30,14 +30,17 @@ interface CacheHeader {
   options: string;
   dataCrc: number;
 }
-/** NODE_OPTIONS and node's own options: V8 refuses a cache made under other V8 flags, and Node's cache is faster. */
-const nodeOptions = () => `${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`;
+/**
+ * NODE_OPTIONS and node's own options. V8 refuses a cache made under other V8 flags, and then compiles the
+ * whole bundle: on Node 22.8+, Node's own compile cache (through require) is faster than that.
+ */
+const nodeOptions = () => [process.env.NODE_OPTIONS ?? "", ...process.execArgv].filter(Boolean).join(" ");
 /** The command the build runs to fill the cache: what start-up, the workspace and one tool call compile. */
 const CACHE_TRAINING_RUN = ["tool", "read_file", '{"path":"package.json"}'];
 
-/** Why the code cache was not used, when it was not ("for another Node": another version, or other options). */
-type Unused = "none" | "for another bundle" | "for another Node" | "damaged";
-/** What becomes of the code cache: V8 takes it, V8 refuses it (V8 flags of its own), or it is not even offered. */
+/** Why the code cache was not used, when it was not. */
+type Unused = "none" | "for another bundle" | "for another Node or options" | "damaged";
+/** What becomes of the code cache: V8 takes it, V8 refuses it (it checks more than the header), or it is not offered. */
 export type CodeCacheUse = "used" | "rejected by V8" | Unused;
 
 /** The code cache's data when it was written for this bundle file, by this Node so started, and is whole; else why not. */
@@ -57,7 +60,8 @@ function savedCodeCache(bundle: Buffer): { data: Buffer } | { unused: Unused } {
   const data = saved.subarray(end + 1);
   if (end < 0 || header.dataCrc !== zlib.crc32(data)) return { unused: "damaged" };
   if (header.bundleCrc !== zlib.crc32(bundle)) return { unused: "for another bundle" };
-  if (header.node !== process.version || header.options !== nodeOptions()) return { unused: "for another Node" };
+  if (header.node !== process.version || header.options !== nodeOptions())
+    return { unused: "for another Node or options" };
   return { data };
 }
 
@@ -88,7 +92,7 @@ function startBundle(): void {
     process.exit(1);
   }
   const saved = savedCodeCache(bundle);
-  // V8 may still refuse the data (a V8 flag of the person's own): then it has compiled the bundle afresh.
+  // V8 may still refuse the data (it checks more than the header does): then it has compiled the bundle afresh.
   if ("data" in saved) runBundle(compileBundle(bundle, saved.data));
   else require(BUNDLE); // and on Node 22.8+, Node's compile cache
 }

@@ -82,8 +82,8 @@ describe("the bin's bundle and its code cache", () => {
     const seen = runs.map(([use, run]) => [use, typeof run === "string" ? run : [run.code, run.stdout, run.stderr]]);
     expect(seen).toEqual([
       ["damaged", READ_A],
-      ["for another Node", READ_A],
-      ["for another Node", READ_A], // other options
+      ["for another Node or options", READ_A],
+      ["for another Node or options", READ_A], // other options
       ["rejected by V8", READ_A],
       ["damaged", READ_A], // a header line of null
       ["none", READ_A],
