@@ -49,6 +49,13 @@ const packagesStayOutside: esbuild.Plugin = {
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
       return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
     });
+  },
+};
+
+/** Each bundled package file gets an import.meta.url of its own file (packageFileUrl), not the bundle's. */
+const packageFilesKeepTheirUrl: esbuild.Plugin = {
+  name: "package-files-keep-their-url",
+  setup(build) {
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       if (args.path.startsWith(DIST + path.sep)) return undefined; // Scout's own: the bundle's URL is theirs
       const source = await fs.promises.readFile(args.path, "utf8");
@@ -106,7 +113,7 @@ async function build(): Promise<void> {
     // Every module of Scout's own has the bundle's import.meta.url (the architecture test checks what relies on it).
     define: { "import.meta.url": "bundleUrl" },
     banner: { js: "'use strict'; const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [oneCopyOfEachBuiltin, packagesStayOutside],
+    plugins: [oneCopyOfEachBuiltin, packagesStayOutside, packageFilesKeepTheirUrl],
     metafile: true,
     logLevel: "warning",
   });

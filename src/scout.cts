@@ -35,6 +35,10 @@ interface CacheHeader {
  * whole bundle: on Node 22.8+, Node's own compile cache (through require) is faster than that.
  */
 const nodeOptions = () => [process.env.NODE_OPTIONS ?? "", ...process.execArgv].filter(Boolean).join(" ");
+/** What the header says of a cache of `data` for `bundle`, made by this Node as it was started. */
+function headerFor(bundle: Buffer, data: Buffer): CacheHeader {
+  return { bundleCrc: zlib.crc32(bundle), node: process.version, options: nodeOptions(), dataCrc: zlib.crc32(data) };
+}
 /** The command the build runs to fill the cache: what start-up, the workspace and one tool call compile. */
 const CACHE_TRAINING_RUN = ["tool", "read_file", '{"path":"package.json"}'];
 
@@ -58,10 +62,10 @@ function savedCodeCache(bundle: Buffer): { data: Buffer } | { unused: Unused } {
     header = JSON.parse(saved.subarray(0, Math.max(end, 0)).toString()) ?? {}; // "null" too
   } catch {} // not JSON: damaged, as below
   const data = saved.subarray(end + 1);
-  if (end < 0 || header.dataCrc !== zlib.crc32(data)) return { unused: "damaged" };
-  if (header.bundleCrc !== zlib.crc32(bundle)) return { unused: "for another bundle" };
-  if (header.node !== process.version || header.options !== nodeOptions())
-    return { unused: "for another Node or options" };
+  const ours = headerFor(bundle, data);
+  if (end < 0 || header.dataCrc !== ours.dataCrc) return { unused: "damaged" };
+  if (header.bundleCrc !== ours.bundleCrc) return { unused: "for another bundle" };
+  if (header.node !== ours.node || header.options !== ours.options) return { unused: "for another Node or options" };
   return { data };
 }
 
@@ -111,13 +115,7 @@ export function writeCodeCache(): void {
   const script = compileBundle(bundle);
   process.on("exit", () => {
     const data = script.createCachedData();
-    const header: CacheHeader = {
-      bundleCrc: zlib.crc32(bundle),
-      node: process.version,
-      options: nodeOptions(),
-      dataCrc: zlib.crc32(data),
-    };
-    fs.writeFileSync(CODE_CACHE, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), data]));
+    fs.writeFileSync(CODE_CACHE, Buffer.concat([Buffer.from(`${JSON.stringify(headerFor(bundle, data))}\n`), data]));
   });
   process.argv = [process.execPath, BUNDLE, ...CACHE_TRAINING_RUN];
   runBundle(script);

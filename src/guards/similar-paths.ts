@@ -134,10 +134,11 @@ export async function findLookAlike(workspace: Workspace, rel: string): Promise<
 /** Curly quotes and primes, as their plain ASCII look-alikes. */
 const QUOTES: Record<string, string> = { "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'" };
 for (const curly of "“”„‟″") QUOTES[curly] = '"';
-/** Any of them. Built from the table, not written out: one list (and the bundle stays ASCII, src/build.cts). */
-const CURLY_QUOTE = new RegExp(`[${Object.keys(QUOTES).join("")}]`, "g");
+/** All of them, from the table, not written out again: one list (and the bundle stays ASCII, src/build.cts). */
+const CURLY = Object.keys(QUOTES).join("");
+const CURLY_QUOTE = new RegExp(`[${CURLY}]`, "g");
 /** Any character that is invisible or looks like another: Unicode spaces, format characters, combining marks, curly quotes. */
-const LOOK_ALIKE = new RegExp(`[\\p{Zs}\\p{Cf}\\p{M}${Object.keys(QUOTES).join("")}]`, "gu");
+const LOOK_ALIKE = new RegExp(`[\\p{Zs}\\p{Cf}\\p{M}${CURLY}]`, "gu");
 
 /** A name as a person sees it: NFC, every Unicode space a plain space, curly quotes straight. */
 export function lookAlikeKey(name: string): string {
