@@ -3,7 +3,7 @@
 //
 // The bundle is ASCII (test/bundle.test.ts checks): esbuild escapes strings, not regular expressions nor
 // the comments it keeps, so src/ writes those with \u escapes. One other character anywhere and Node reads
-// all 460 KB as two bytes a character, ~1 ms more at every start.
+// all 690 KB as two bytes a character, ~1 ms more at every start.
 import childProcess = require("node:child_process");
 import fs = require("node:fs");
 import path = require("node:path");
@@ -32,22 +32,45 @@ const oneCopyOfEachBuiltin: esbuild.Plugin = {
 };
 
 /**
- * Packages stay in node_modules, required when first used, as from the modules; but the ones published
- * only as ES modules are bundled, since the bundle cannot import() them. A vm.Script (src/scout.cts) can
- * import() only with Node's USE_MAIN_CONTEXT_DEFAULT_LOADER, which prints an experimental warning, and on
- * Node 20 not even then once it is compiled from a code cache ("A dynamic import callback was not specified").
- * They still run only when first imported, and each keeps an import.meta.url of its own file, found when the
- * bundle runs: rg's package finds its platform's rg from its own folder, wherever npm (or pnpm) put it.
+ * Packages stay in node_modules, required when first used, as from the modules; but these are bundled, and so is
+ * everything they require. Each still runs only when it is first required or imported.
+ * - The ones published only as ES modules, since the bundle cannot import() them. A vm.Script (src/scout.cts) can
+ *   import() only with Node's USE_MAIN_CONTEXT_DEFAULT_LOADER, which prints an experimental warning, and on Node 20
+ *   not even then once it is compiled from a code cache ("A dynamic import callback was not specified"). Each keeps
+ *   an import.meta.url of its own file, found when the bundle runs: rg's package finds its platform's rg from its
+ *   own folder, wherever npm (or pnpm) put it.
+ * - glob's fast-glob with the 17 packages it requires (braces, which the patterns use, among them): 73 files
+ *   that Node read, resolved and compiled one by one at a glob's first call (~20 ms: issue 28); and every
+ *   tool's ignore. Bundled, they are part of the one file read at start-up.
  */
-const ES_MODULE_PACKAGES = new Set(["marked", "@vscode/ripgrep"]);
+const BUNDLED_PACKAGES = new Set(["marked", "@vscode/ripgrep", "fast-glob", "braces", "ignore"]);
 const packagesStayOutside: esbuild.Plugin = {
   name: "packages-stay-outside",
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === "entry-point") return undefined; // dist/cli.js, whose path may not start with "/"
       if (args.kind === "require-resolve") return { external: true }; // packageFileUrl's too: resolved as the bundle runs
+      if (!args.importer.startsWith(DIST + path.sep)) return undefined; // a bundled package's own: bundled too (or a built-in)
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
-      return ES_MODULE_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
+      return BUNDLED_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
+    });
+  },
+};
+
+/**
+ * An ES module requires a CommonJS package through `createRequire(import.meta.url)`, which esbuild cannot see
+ * through. Without that line, its require() calls are the bundle's own: esbuild bundles the packages of
+ * BUNDLED_PACKAGES, each run at its first require(), and the others stay the runtime require of a file in dist/,
+ * as before.
+ */
+const MODULE_REQUIRE = "const require = createRequire(import.meta.url);";
+const requireIsTheBundles: esbuild.Plugin = {
+  name: "require-is-the-bundles",
+  setup(build) {
+    build.onLoad({ filter: /\.js$/ }, async (args) => {
+      if (!args.path.startsWith(DIST + path.sep)) return undefined;
+      const source = await fs.promises.readFile(args.path, "utf8");
+      return source.includes(MODULE_REQUIRE) ? { contents: source.replace(MODULE_REQUIRE, ""), loader: "js" } : undefined;
     });
   },
 };
@@ -113,14 +136,21 @@ async function build(): Promise<void> {
     // Every module of Scout's own has the bundle's import.meta.url (the architecture test checks what relies on it).
     define: { "import.meta.url": "bundleUrl" },
     banner: { js: "'use strict'; const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [oneCopyOfEachBuiltin, packagesStayOutside, packageFilesKeepTheirUrl],
+    plugins: [oneCopyOfEachBuiltin, packagesStayOutside, requireIsTheBundles, packageFilesKeepTheirUrl],
     metafile: true,
     logLevel: "warning",
   });
   // A name written out, that is: a computed import(name) is not in the metafile (test/bundle.test.ts finds those).
   const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
   const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
-  if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to ES_MODULE_PACKAGES`);
+  if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to BUNDLED_PACKAGES`);
+  // A package that is required some other way than through MODULE_REQUIRE would stay outside without a word.
+  const packageFiles = Object.keys(metafile.inputs)
+    .map((input) => path.resolve(input)) // relative to the working folder, as esbuild names them
+    .filter((file) => !file.startsWith(DIST + path.sep) && fs.existsSync(file)); // not Scout's, not a built-in's shim
+  const held = new Set(packageFiles.map(packageNameOf));
+  const missing = [...BUNDLED_PACKAGES].filter((name) => !held.has(name));
+  if (missing.length) throw new Error(`the bundle does not hold ${missing.join(", ")}: see BUNDLED_PACKAGES`);
   // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
   for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
   // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted. The run

@@ -3,7 +3,7 @@
 // dist/bundle.cjs, all of Scout's modules in one CommonJS file, made by esbuild when Scout is built (src/build.cts).
 //
 // Why a bundle: Node 20 reads each ES module in several trips to its thread pool, and Scout's REPL loads
-// ~50 of them before its prompt. Why compiled here, with V8's code cache: V8 parses all 460 KB of the bundle
+// ~50 of them before its prompt. Why compiled here, with V8's code cache: V8 parses all 690 KB of the bundle
 // before its first line runs (~9 ms); the cache, written at build time, holds that work done (~3 ms to read).
 // With both, `scout tool read_file` takes ~1.25× the time of `node -e 0`, against ~1.6× for the modules
 // (npm run bench; issue 28, lessons/reference.md). The bundle is the same code: dist/cli.js runs the modules

@@ -92,10 +92,21 @@ describe("the bin's bundle and its code cache", () => {
 
   it("is refused at build time to a bundle that would import() a package: a vm.Script cannot", async () => {
     const scout = copyOfScout();
-    fs.appendFileSync(path.join(scout, "dist", "cli.js"), '\nexport const late = () => import("fast-glob");\n');
+    fs.appendFileSync(path.join(scout, "dist", "cli.js"), '\nexport const late = () => import("readline-sync");\n');
     const build = await runCli([], { cli: path.join(scout, "dist", "build.cjs"), cwd: scout });
     expect(build.code).toBe(1);
-    expect(build.stderr).toContain("the bundle cannot import() fast-glob: add it to ES_MODULE_PACKAGES");
+    expect(build.stderr).toContain("the bundle cannot import() readline-sync: add it to BUNDLED_PACKAGES");
+  });
+
+  it("is refused at build time when a package it should hold is required some other way, so would stay outside", async () => {
+    const scout = copyOfScout();
+    const ignoreRules = path.join(scout, "dist", "guards", "ignore-rules.js");
+    const source = fs.readFileSync(ignoreRules, "utf8");
+    expect(source).toContain("const require = createRequire(import.meta.url);");
+    fs.writeFileSync(ignoreRules, source.replace("createRequire(import.meta.url);", "createRequire(import.meta.url) ;"));
+    const build = await runCli([], { cli: path.join(scout, "dist", "build.cjs"), cwd: scout });
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain("the bundle does not hold ignore: see BUNDLED_PACKAGES");
   });
 
   it("calls import() only in learner-code.js, which the bin never runs from the bundle (it runs the modules then)", () => {

@@ -123,18 +123,23 @@ describe("start-up: a command loads only the packages it uses", () => {
   const names = files.map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
   const dist = files.map((file) => /\\/dist\\/([^/]+)$/.exec(file)?.[1]);
   const line = (label, list) => label + ": " + [...new Set(list.filter(Boolean))].sort().join(" ") + "\\n";
-  require("node:fs").writeSync(2, line("loaded", names) + line("dist", dist));
+  require("node:fs").writeSync(2, line("loaded", names) + line("dist", dist) + "fast-glob ran: " + fastGlobRan + "\\n");
 });
+// fast-glob's settings ask os.cpus() when its code first runs: how to see it run inside the bundle too.
+let fastGlobRan = "no";
+const os = require("node:os");
+const cpus = os.cpus;
+os.cpus = (...args) => ((fastGlobRan = "yes"), cpus(...args));
 `,
   });
   // ES module packages (rg's is one) go past require.cache: the module probe's hooks see them load, bundle or not.
-  const probed = async (args: string[], label: "loaded" | "dist", cli?: string) => {
+  const probed = async (args: string[], label: "loaded" | "dist" | "fast-glob ran", cli?: string) => {
     const modules = moduleProbe();
     const NODE_OPTIONS = `${modules.env.NODE_OPTIONS} --require ${path.join(probe, "loaded.cjs")}`;
     const run = await runCli(args, { cwd: root, env: { ...modules.env, NODE_OPTIONS }, cli });
     expect(run.code).toBe(0);
     const listed = new RegExp(`^${label}: (.*)$`, "m").exec(run.stderr)?.[1].split(" ").filter(Boolean) ?? [];
-    if (label === "dist") return listed;
+    if (label !== "loaded") return listed;
     const esModules = modules.loaded().filter((entry) => entry.startsWith("package:"));
     return [...new Set([...listed, ...esModules.map((entry) => entry.slice("package:".length))])].sort();
   };
@@ -153,8 +158,14 @@ describe("start-up: a command loads only the packages it uses", () => {
     expect(await packagesLoaded(["tool", "grep", '{"pattern":"world"}'])).toEqual([]);
   });
 
-  it("glob loads fast-glob, the pattern engine, when it runs", async () => {
-    expect(await packagesLoaded(["tool", "glob", '{"pattern":"**/*.ts"}'])).toContain("fast-glob");
+  it("glob runs fast-glob, the pattern engine, when it runs, and from the bin out of the bundle", async () => {
+    const glob = ["tool", "glob", '{"pattern":"**/*.ts"}'];
+    expect(await packagesLoaded(glob, MODULES_CLI)).toContain("fast-glob");
+    // The bin's bundle holds fast-glob (src/build.cts): its code runs there only when a glob does.
+    expect(await packagesLoaded(glob)).toEqual([]);
+    expect(await probed(glob, "fast-glob ran")).toEqual(["yes"]);
+    expect(await probed(["tool", "read_file", '{"path":"a.txt"}'], "fast-glob ran")).toEqual(["no"]);
+    expect(await probed(["tool", "grep", '{"pattern":"world"}'], "fast-glob ran")).toEqual(["no"]);
   });
 
   it("a read_file call loads no loop, model, REPL or token code", async () => {
