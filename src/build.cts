@@ -70,7 +70,9 @@ const requireIsTheBundles: esbuild.Plugin = {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(DIST + path.sep)) return undefined;
       const source = await fs.promises.readFile(args.path, "utf8");
-      return source.includes(MODULE_REQUIRE) ? { contents: source.replace(MODULE_REQUIRE, ""), loader: "js" } : undefined;
+      return source.includes(MODULE_REQUIRE)
+        ? { contents: source.replace(MODULE_REQUIRE, ""), loader: "js" }
+        : undefined;
     });
   },
 };
@@ -125,10 +127,31 @@ function packageNameOf(file: string): string {
   throw new Error(`no package.json with a name above ${file}`);
 }
 
+/** Why a bundle cannot be used, or undefined: it would import() a package, or a package it should hold stays outside. */
+function bundleProblem(metafile: esbuild.Metafile): string | undefined {
+  // A name written out, that is: a computed import(name) is not in the metafile (test/bundle.test.ts finds those).
+  const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
+  const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
+  if (dynamic.length) return `the bundle cannot import() ${dynamic.join(", ")}: add it to BUNDLED_PACKAGES`;
+  // Each package must be bundled where Scout's own modules ask for it: one they require some other way than
+  // through MODULE_REQUIRE would be required from node_modules at run time, even if another package bundles it.
+  const ownImports = Object.entries(metafile.inputs)
+    .filter(([input]) => path.resolve(input).startsWith(DIST + path.sep)) // esbuild names them from the working folder
+    .flatMap(([, input]) => input.imports);
+  const bundledHere = (name: string) =>
+    ownImports.some((i) => !i.external && (i.original === name || i.original?.startsWith(`${name}/`)));
+  const outside = [...BUNDLED_PACKAGES].filter((name) => !bundledHere(name));
+  if (outside.length)
+    return `the bundle does not hold ${outside.join(", ")} where Scout's modules require it: see BUNDLED_PACKAGES`;
+  return undefined;
+}
+
 async function build(): Promise<void> {
-  const { metafile } = await (require("esbuild") as typeof esbuild).build({
+  const bundleFile = path.join(DIST, "bundle.cjs");
+  const { metafile, outputFiles } = await (require("esbuild") as typeof esbuild).build({
     entryPoints: [path.join(DIST, "cli.js")],
-    outfile: path.join(DIST, "bundle.cjs"),
+    outfile: bundleFile,
+    write: false, // written once the checks below pass
     bundle: true,
     platform: "node",
     target: "node20",
@@ -140,17 +163,13 @@ async function build(): Promise<void> {
     metafile: true,
     logLevel: "warning",
   });
-  // A name written out, that is: a computed import(name) is not in the metafile (test/bundle.test.ts finds those).
-  const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
-  const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
-  if (dynamic.length) throw new Error(`the bundle cannot import() ${dynamic.join(", ")}: add it to BUNDLED_PACKAGES`);
-  // A package that is required some other way than through MODULE_REQUIRE would stay outside without a word.
-  const packageFiles = Object.keys(metafile.inputs)
-    .map((input) => path.resolve(input)) // relative to the working folder, as esbuild names them
-    .filter((file) => !file.startsWith(DIST + path.sep) && fs.existsSync(file)); // not Scout's, not a built-in's shim
-  const held = new Set(packageFiles.map(packageNameOf));
-  const missing = [...BUNDLED_PACKAGES].filter((name) => !held.has(name));
-  if (missing.length) throw new Error(`the bundle does not hold ${missing.join(", ")}: see BUNDLED_PACKAGES`);
+  const problem = bundleProblem(metafile);
+  if (problem) {
+    // No bundle, rather than the last one: the bin then says to build Scout, instead of running old code.
+    for (const file of [bundleFile, `${bundleFile}.v8-cache`]) fs.rmSync(file, { force: true });
+    throw new Error(problem);
+  }
+  for (const output of outputFiles) fs.writeFileSync(output.path, output.contents);
   // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
   for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
   // The cache is V8's work on this bundle, by this Node: made by running it once, its output not wanted. The run
