@@ -64,12 +64,21 @@ const packagesStayOutside: esbuild.Plugin = {
  * as before.
  */
 const MODULE_REQUIRE = "const require = createRequire(import.meta.url);";
+/** `createRequire(import.meta.url)("name")` in one go, as a module does for a package it requires once: out of esbuild's sight. */
+const INLINE_REQUIRE = /createRequire\(import\.meta\.url\)\(\s*["'`]((?:@[^/"'`]+\/)?[^/"'`]+)/g;
 const requireIsTheBundles: esbuild.Plugin = {
   name: "require-is-the-bundles",
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(DIST + path.sep)) return undefined;
       const source = await fs.promises.readFile(args.path, "utf8");
+      const hidden = [...source.matchAll(INLINE_REQUIRE)]
+        .map((match) => match[1])
+        .filter((name) => BUNDLED_PACKAGES.has(name));
+      if (hidden.length) {
+        const file = path.relative(DIST, args.path);
+        throw new Error(`${file} requires ${hidden.join(", ")} past esbuild's sight: use the module's own require`);
+      }
       return source.includes(MODULE_REQUIRE)
         ? { contents: source.replace(MODULE_REQUIRE, ""), loader: "js" }
         : undefined;
@@ -133,8 +142,9 @@ function bundleProblem(metafile: esbuild.Metafile): string | undefined {
   const imported = Object.values(metafile.inputs).flatMap((input) => input.imports);
   const dynamic = imported.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
   if (dynamic.length) return `the bundle cannot import() ${dynamic.join(", ")}: add it to BUNDLED_PACKAGES`;
-  // Each package must be bundled where Scout's own modules ask for it: one they require some other way than
-  // through MODULE_REQUIRE would be required from node_modules at run time, even if another package bundles it.
+  // Each package must be bundled where Scout's own modules ask for it, even if another package bundles it too:
+  // a module that requires it past esbuild's sight in one go is refused as it loads (INLINE_REQUIRE); this
+  // catches a package that no module requires where esbuild sees it.
   const ownImports = Object.entries(metafile.inputs)
     .filter(([input]) => path.resolve(input).startsWith(DIST + path.sep)) // esbuild names them from the working folder
     .flatMap(([, input]) => input.imports);
@@ -148,6 +158,9 @@ function bundleProblem(metafile: esbuild.Metafile): string | undefined {
 
 async function build(): Promise<void> {
   const bundleFile = path.join(DIST, "bundle.cjs");
+  // A build that fails leaves no bundle, rather than the last one: the bin then says to build Scout, instead of
+  // running old code beside the modules tsc has just rewritten.
+  for (const file of [bundleFile, `${bundleFile}.v8-cache`]) fs.rmSync(file, { force: true });
   const { metafile, outputFiles } = await (require("esbuild") as typeof esbuild).build({
     entryPoints: [path.join(DIST, "cli.js")],
     outfile: bundleFile,
@@ -164,11 +177,7 @@ async function build(): Promise<void> {
     logLevel: "warning",
   });
   const problem = bundleProblem(metafile);
-  if (problem) {
-    // No bundle, rather than the last one: the bin then says to build Scout, instead of running old code.
-    for (const file of [bundleFile, `${bundleFile}.v8-cache`]) fs.rmSync(file, { force: true });
-    throw new Error(problem);
-  }
+  if (problem) throw new Error(problem);
   for (const output of outputFiles) fs.writeFileSync(output.path, output.contents);
   // The bin, and the modules' CLI: npx keeps the bin it first linked for a folder (src/scout.cts).
   for (const bin of ["scout.cjs", "cli.js"]) fs.chmodSync(path.join(DIST, bin), 0o755);
