@@ -8,8 +8,11 @@ import childProcess = require("node:child_process");
 import fs = require("node:fs");
 import path = require("node:path");
 import type esbuild = require("esbuild"); // required in build(): the training run (WRITE_CODE_CACHE) needs none
+import bin = require("./scout.cjs");
 
 const DIST = __dirname;
+/** Whether a file is one of Scout's own modules in dist/, not a package's. */
+const isScoutsOwn = (file: string) => file.startsWith(DIST + path.sep);
 /** The argument that makes this file the build's training run instead of the build (see the end of build()). */
 const WRITE_CODE_CACHE = "--write-code-cache";
 
@@ -50,7 +53,7 @@ const packagesStayOutside: esbuild.Plugin = {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === "entry-point") return undefined; // dist/cli.js, whose path may not start with "/"
       if (args.kind === "require-resolve") return { external: true }; // packageFileUrl's too: resolved as the bundle runs
-      if (!args.importer.startsWith(DIST + path.sep)) return undefined; // a bundled package's own: bundled too (or a built-in)
+      if (!isScoutsOwn(args.importer)) return undefined; // a bundled package's own: bundled too (or a built-in)
       const name = /^(@[^/]+\/)?[^/]+/.exec(args.path)?.[0] ?? args.path;
       return BUNDLED_PACKAGES.has(name) ? undefined : { external: true }; // undefined: esbuild bundles it
     });
@@ -70,7 +73,7 @@ const requireIsTheBundles: esbuild.Plugin = {
   name: "require-is-the-bundles",
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
-      if (!args.path.startsWith(DIST + path.sep)) return undefined;
+      if (!isScoutsOwn(args.path)) return undefined;
       const source = await fs.promises.readFile(args.path, "utf8");
       const hidden = [...source.matchAll(INLINE_REQUIRE)]
         .map((match) => match[1])
@@ -91,7 +94,7 @@ const packageFilesKeepTheirUrl: esbuild.Plugin = {
   name: "package-files-keep-their-url",
   setup(build) {
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
-      if (args.path.startsWith(DIST + path.sep)) return undefined; // Scout's own: the bundle's URL is theirs
+      if (isScoutsOwn(args.path)) return undefined; // Scout's own: the bundle's URL is theirs
       const source = await fs.promises.readFile(args.path, "utf8");
       if (!source.includes("import.meta")) return undefined;
       // esbuild's own define, file by file, so a string that mentions import.meta.url is left alone.
@@ -146,7 +149,7 @@ function bundleProblem(metafile: esbuild.Metafile): string | undefined {
   // a module that requires it past esbuild's sight in one go is refused as it loads (INLINE_REQUIRE); this
   // catches a package that no module requires where esbuild sees it.
   const ownImports = Object.entries(metafile.inputs)
-    .filter(([input]) => path.resolve(input).startsWith(DIST + path.sep)) // esbuild names them from the working folder
+    .filter(([input]) => isScoutsOwn(path.resolve(input))) // esbuild names them from the working folder
     .flatMap(([, input]) => input.imports);
   const bundledHere = (name: string) =>
     ownImports.some((i) => !i.external && (i.original === name || i.original?.startsWith(`${name}/`)));
@@ -157,13 +160,12 @@ function bundleProblem(metafile: esbuild.Metafile): string | undefined {
 }
 
 async function build(): Promise<void> {
-  const bundleFile = path.join(DIST, "bundle.cjs");
   // A build that fails leaves no bundle, rather than the last one: the bin then says to build Scout, instead of
   // running old code beside the modules tsc has just rewritten.
-  for (const file of [bundleFile, `${bundleFile}.v8-cache`]) fs.rmSync(file, { force: true });
+  for (const file of [bin.BUNDLE, bin.CODE_CACHE]) fs.rmSync(file, { force: true });
   const { metafile, outputFiles } = await (require("esbuild") as typeof esbuild).build({
     entryPoints: [path.join(DIST, "cli.js")],
-    outfile: bundleFile,
+    outfile: bin.BUNDLE,
     write: false, // written once the checks below pass
     bundle: true,
     platform: "node",
@@ -192,7 +194,7 @@ async function build(): Promise<void> {
 }
 
 if (process.argv[2] === WRITE_CODE_CACHE) {
-  require("./scout.cjs").writeCodeCache();
+  bin.writeCodeCache();
 } else {
   build().catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);

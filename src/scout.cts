@@ -16,14 +16,14 @@ import path = require("node:path");
 import vm = require("node:vm");
 import zlib = require("node:zlib");
 
-const BUNDLE = path.join(__dirname, "bundle.cjs");
+export const BUNDLE = path.join(__dirname, "bundle.cjs");
 /**
  * V8's code cache for the bundle, written at build time (writeCodeCache): a first line of JSON saying what it
  * was made for, then V8's data. V8 checks a cache against the source's length and its own version and flags
  * only, and in a release build never checks the data itself (damaged data crashed Node), so the line holds
  * the bundle file's CRC-32, Node's version, the options Node was started with and the data's CRC-32.
  */
-const CODE_CACHE = path.join(__dirname, "bundle.cjs.v8-cache");
+export const CODE_CACHE = path.join(__dirname, "bundle.cjs.v8-cache");
 interface CacheHeader {
   bundleCrc: number;
   node: string;
